@@ -1,0 +1,1 @@
+"""The interview domain: question bank, loops and stages, live rooms, answers, reviews, scoring."""

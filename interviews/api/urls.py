@@ -1,0 +1,3 @@
+"""Routes of /api/v1/ (contract in DESIGN.md "HTTP API")."""
+
+urlpatterns: list = []

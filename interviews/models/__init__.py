@@ -1,0 +1,49 @@
+"""Domain models, split by concept: the bank (what is asked) and practice (what happened)."""
+
+from .bank import (
+    Dimension,
+    FollowUp,
+    LoopTemplate,
+    Part,
+    PlantedFlaw,
+    Question,
+    Rubric,
+    StageTemplate,
+    TestCase,
+)
+from .practice import (
+    Answer,
+    CoachNote,
+    Loop,
+    ReviewComment,
+    Scorecard,
+    Stage,
+    StageEvent,
+    StageFollowUp,
+    StageQuestion,
+    Submission,
+    TestResult,
+)
+
+__all__ = [
+    "Answer",
+    "CoachNote",
+    "Dimension",
+    "FollowUp",
+    "Loop",
+    "LoopTemplate",
+    "Part",
+    "PlantedFlaw",
+    "Question",
+    "ReviewComment",
+    "Rubric",
+    "Scorecard",
+    "Stage",
+    "StageEvent",
+    "StageFollowUp",
+    "StageQuestion",
+    "StageTemplate",
+    "Submission",
+    "TestCase",
+    "TestResult",
+]

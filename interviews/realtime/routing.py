@@ -1,0 +1,3 @@
+"""Websocket routes for live rooms (the consumer arrives with the live-room step)."""
+
+websocket_urlpatterns: list = []

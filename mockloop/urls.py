@@ -1,0 +1,21 @@
+"""Top-level routes: the API under /api/v1/, its schema and docs, the admin, and the SPA."""
+
+from django.contrib import admin
+from django.urls import include, path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from interviews.api import errors
+from interviews.views import spa_index
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/v1/", include("interviews.api.urls")),
+    re_path(r"^api/", errors.api_not_found),
+    re_path(r"^(?!static/|admin/|ws/).*$", spa_index, name="spa"),
+]
+
+handler404 = errors.handler404
+handler500 = errors.handler500
