@@ -1,3 +1,12 @@
-"""Routes of /api/v1/ (contract in DESIGN.md "HTTP API")."""
+"""Routes of /api/v1/ (contract in DESIGN.md "HTTP API"); each module owns its routes."""
 
-urlpatterns: list = []
+from . import accounts, coach, loops, questions, stages, submissions
+
+urlpatterns = [
+    *accounts.urlpatterns,
+    *loops.urlpatterns,
+    *stages.urlpatterns,
+    *submissions.urlpatterns,
+    *coach.urlpatterns,
+    *questions.urlpatterns,
+]

@@ -1,0 +1,3 @@
+"""API views: accounts."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""API views: coach."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""API views: loops."""
+
+urlpatterns: list = []

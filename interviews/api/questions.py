@@ -1,0 +1,3 @@
+"""API views: questions."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""API views: stages."""
+
+urlpatterns: list = []

@@ -1,0 +1,3 @@
+"""API views: submissions."""
+
+urlpatterns: list = []
