@@ -79,9 +79,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env("REDIS_URL")
 
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -119,7 +124,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["interviews.api.parsers.LimitedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "interviews.api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
@@ -134,6 +139,12 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "QuestionKindEnum": "interviews.models.bank.QuestionKind",
+        "StageKindEnum": "interviews.models.bank.StageKind",
+        "StageStatusEnum": "interviews.models.practice.Stage.Status",
+        "SubmissionStatusEnum": "interviews.models.practice.Submission.Status",
+    },
 }
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -142,7 +153,16 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300)}
+# A job whose worker died unacked is handed out again after the visibility timeout; sweep
+# for such jobs every few seconds (kombu's default sweep runs only every ~100 s).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300),
+    "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 5),
+    "unacked_restore_throttle": 1,
+}
+
+# A judge claims a submission for this long; a crashed worker's job is re-judged after it.
+JUDGE_LEASE_SECONDS = env_int("JUDGE_LEASE_SECONDS", 120)
 
 SANDBOX = {
     "IMAGE_PREFIX": env("SANDBOX_IMAGE_PREFIX", "mockloop-runner"),
@@ -165,3 +185,7 @@ if not DEBUG and not TESTING:
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_CONTENT_TYPE_NOSNIFF = True
+
+CELERY_BEAT_SCHEDULE = {
+    "stages-tick": {"task": "interviews.stages_tick", "schedule": 1.0, "options": {"expires": 5}},
+}

@@ -12,10 +12,11 @@ class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
+        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
-    password = factory.PostGenerationMethodCall("set_password", "pw-Correct-Horse-9")
+    password = factory.django.Password("pw-Correct-Horse-9")
 
 
 class CoachFactory(UserFactory):
@@ -36,6 +37,7 @@ class AdminFactory(UserFactory):
 class RubricFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = m.Rubric
+        skip_postgeneration_save = True
 
     slug = factory.Sequence(lambda n: f"rubric-{n}")
     title = "Default rubric"

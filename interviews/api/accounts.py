@@ -1,3 +1,112 @@
-"""API views: accounts."""
+"""Accounts: signup, login, logout and `me`."""
 
-urlpatterns: list = []
+from django.contrib.auth import authenticate, login, logout
+from django.urls import path
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from interviews.roles import role_of
+from interviews.services.accounts import auth_token_issue, auth_token_revoke, user_create
+
+from .base import PracticeApi, ScopedThrottle, StrictCharField, StrictSerializer
+from .practice_serializers import TokenOutSerializer, UserOutSerializer
+
+
+def _token_body(user, token) -> dict:
+    return {
+        "token": token.key,
+        "id": user.pk,
+        "username": user.get_username(),
+        "role": role_of(user),
+    }
+
+
+class SignupInputSerializer(StrictSerializer):
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, trim_whitespace=False)
+    email = StrictCharField(max_length=254, required=False, allow_blank=True, default="")
+
+
+class SignupApi(PracticeApi):
+    """Create a candidate account; the caller is signed in (session) and gets a token."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "login"
+
+    @extend_schema(
+        request=SignupInputSerializer,
+        responses={201: TokenOutSerializer},
+        operation_id="auth_signup",
+    )
+    def post(self, request: Request) -> Response:
+        serializer = SignupInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = user_create(**serializer.validated_data)
+        token = auth_token_issue(user=user)
+        login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return Response(_token_body(user, token), status=status.HTTP_201_CREATED)
+
+
+class LoginInputSerializer(StrictSerializer):
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, trim_whitespace=False)
+
+
+class LoginApi(PracticeApi):
+    """Session login (cookie) plus the user's API token."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "login"
+
+    @extend_schema(
+        request=LoginInputSerializer, responses={200: TokenOutSerializer}, operation_id="auth_login"
+    )
+    def post(self, request: Request) -> Response:
+        serializer = LoginInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = authenticate(request._request, **serializer.validated_data)
+        if user is None:
+            raise serializers.ValidationError({"non_field_errors": ["Wrong username or password."]})
+        login(request._request, user)
+        token = auth_token_issue(user=user)
+        return Response(_token_body(user, token))
+
+
+class LogoutApi(PracticeApi):
+    """End the session; a token-authenticated caller's token is revoked too."""
+
+    @extend_schema(request=None, responses={204: None}, operation_id="auth_logout")
+    def post(self, request: Request) -> Response:
+        if request.auth is not None:
+            auth_token_revoke(user=request.user)
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeApi(PracticeApi):
+    @extend_schema(responses={200: UserOutSerializer}, operation_id="me")
+    def get(self, request: Request) -> Response:
+        user = request.user
+        return Response(
+            {
+                "id": user.pk,
+                "username": user.get_username(),
+                "email": user.email,
+                "role": role_of(user),
+            }
+        )
+
+
+urlpatterns = [
+    path("auth/signup/", SignupApi.as_view(), name="auth-signup"),
+    path("auth/login/", LoginApi.as_view(), name="auth-login"),
+    path("auth/logout/", LogoutApi.as_view(), name="auth-logout"),
+    path("me/", MeApi.as_view(), name="me"),
+]

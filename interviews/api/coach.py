@@ -1,3 +1,164 @@
-"""API views: coach."""
+"""What coaches (and admins) do: the queue, claiming a stage, pushing follow-ups, private
+notes and the scorecard."""
 
-urlpatterns: list = []
+from django.urls import path
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from interviews import selectors
+from interviews.models import FollowUp, Scorecard, Stage
+from interviews.services.errors import StateConflict
+from interviews.services.follow_ups import stage_push_follow_up
+from interviews.services.notes import coach_note_create
+from interviews.services.scorecards import scorecard_save
+from interviews.services.stages import stage_claim
+
+from .base import PracticeApi, StrictCharField, StrictIntegerField, StrictSerializer, deny
+from .practice_serializers import (
+    CoachNoteOutSerializer,
+    PushedFollowUpSerializer,
+    QueueEntrySerializer,
+    ScorecardCandidateSerializer,
+    ScorecardCoachSerializer,
+    StageSummarySerializer,
+)
+
+
+class CoachQueueApi(PracticeApi):
+    @extend_schema(
+        responses={200: QueueEntrySerializer(many=True)},
+        description="Pending or live stages whose candidate asked for a coach, unassigned.",
+    )
+    def get(self, request: Request) -> Response:
+        if not selectors.can_use_coach_queue(request.user):
+            deny("Only coaches and admins see the coach queue.")
+        entries = selectors.coach_queue()
+        return Response(
+            QueueEntrySerializer(entries, many=True, context={"now": timezone.now()}).data
+        )
+
+
+class StageClaimApi(PracticeApi):
+    @extend_schema(
+        request=None,
+        responses={200: StageSummarySerializer},
+        description="Assign the stage to the calling coach; 409 if another coach has it.",
+    )
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_claim_target_for(request.user, stage_id)
+        if not selectors.can_use_coach_queue(request.user):
+            deny("Only coaches claim stages.")
+        stage = stage_claim(stage=stage, coach=request.user)
+        return Response(StageSummarySerializer(stage).data)
+
+
+def _coach_stage(request: Request, stage_id: int, action: str):
+    stage = selectors.stage_for(request.user, stage_id)
+    if not selectors.can_act_as_coach(request.user, stage):
+        deny(f"Only the stage's coach or an admin {action}.")
+    return stage
+
+
+class FollowUpInputSerializer(StrictSerializer):
+    follow_up = StrictIntegerField(required=False, allow_null=True, default=None)
+    text = StrictCharField(required=False, allow_blank=True, default="", max_length=10_000)
+
+    def validate(self, data: dict) -> dict:
+        if (data["follow_up"] is None) == (not data["text"].strip()):
+            raise serializers.ValidationError("Give either `follow_up` (an id) or `text`.")
+        return data
+
+
+class StageFollowUpApi(PracticeApi):
+    @extend_schema(
+        request=FollowUpInputSerializer,
+        responses={201: PushedFollowUpSerializer},
+        description="Push a bank follow-up of one of the stage's questions (unlocking its "
+        "part; once per stage, 409 after) or free text.",
+    )
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = _coach_stage(request, stage_id, "pushes follow-ups")
+        serializer = FollowUpInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        follow_up = None
+        if serializer.validated_data["follow_up"] is not None:
+            follow_up = FollowUp.objects.filter(pk=serializer.validated_data["follow_up"]).first()
+            if follow_up is None:
+                raise serializers.ValidationError(
+                    {"follow_up": ["Not a follow-up of this stage's questions."]}
+                )
+        pushed = stage_push_follow_up(
+            stage=stage,
+            actor=request.user,
+            follow_up=follow_up,
+            text="" if follow_up else serializer.validated_data["text"],
+        )
+        return Response(PushedFollowUpSerializer(pushed).data, status=status.HTTP_201_CREATED)
+
+
+class NoteInputSerializer(StrictSerializer):
+    text = StrictCharField(max_length=20_000)
+
+
+class StageNotesApi(PracticeApi):
+    @extend_schema(responses={200: CoachNoteOutSerializer(many=True)})
+    def get(self, request: Request, stage_id: int) -> Response:
+        stage = _coach_stage(request, stage_id, "reads coach notes")
+        notes = stage.coach_notes.select_related("author").order_by("created_at", "id")
+        return Response(CoachNoteOutSerializer(notes, many=True).data)
+
+    @extend_schema(request=NoteInputSerializer, responses={201: CoachNoteOutSerializer})
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = _coach_stage(request, stage_id, "writes coach notes")
+        serializer = NoteInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        note = coach_note_create(stage=stage, author=request.user, **serializer.validated_data)
+        return Response(CoachNoteOutSerializer(note).data, status=status.HTTP_201_CREATED)
+
+
+class ScoreInputSerializer(StrictSerializer):
+    dimension = StrictCharField(max_length=120)
+    level = StrictIntegerField(min_value=1, max_value=4)
+    comment = StrictCharField(required=False, allow_blank=True, default="", max_length=10_000)
+
+
+class ScorecardInputSerializer(StrictSerializer):
+    scores = ScoreInputSerializer(many=True, allow_empty=True)
+    summary = StrictCharField(allow_blank=True, max_length=20_000)
+    recommendation = serializers.ChoiceField(choices=Scorecard.Recommendation.choices)
+    private_notes = StrictCharField(required=False, allow_blank=True, default="", max_length=20_000)
+
+
+class StageScorecardApi(PracticeApi):
+    @extend_schema(
+        responses={200: ScorecardCoachSerializer},
+        description="The candidate sees the scorecard once the stage is finished, without "
+        "`private_notes`; the coach and admins see it all.",
+    )
+    def get(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_for(request.user, stage_id)
+        if selectors.can_see_private(request.user, stage):
+            return Response(ScorecardCoachSerializer(selectors.scorecard_of(stage)).data)
+        if stage.status != Stage.Status.DONE:
+            raise StateConflict("The scorecard is shown once the stage is finished.")
+        return Response(ScorecardCandidateSerializer(selectors.scorecard_of(stage)).data)
+
+    @extend_schema(request=ScorecardInputSerializer, responses={200: ScorecardCoachSerializer})
+    def put(self, request: Request, stage_id: int) -> Response:
+        stage = _coach_stage(request, stage_id, "scores the stage")
+        serializer = ScorecardInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        scorecard = scorecard_save(stage=stage, coach=request.user, **serializer.validated_data)
+        return Response(ScorecardCoachSerializer(scorecard).data)
+
+
+urlpatterns = [
+    path("coach/queue/", CoachQueueApi.as_view(), name="coach-queue"),
+    path("stages/<int:stage_id>/claim/", StageClaimApi.as_view(), name="stage-claim"),
+    path("stages/<int:stage_id>/follow-ups/", StageFollowUpApi.as_view(), name="stage-follow-ups"),
+    path("stages/<int:stage_id>/notes/", StageNotesApi.as_view(), name="stage-notes"),
+    path("stages/<int:stage_id>/scorecard/", StageScorecardApi.as_view(), name="stage-scorecard"),
+]

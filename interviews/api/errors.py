@@ -23,6 +23,12 @@ class PayloadTooLarge(exceptions.APIException):
 
 
 def exception_handler(exc, context):
+    from interviews.services.errors import DomainError
+
+    if isinstance(exc, DomainError):
+        from .base import to_api_error
+
+        exc = to_api_error(exc)
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
     elif isinstance(exc, Http404):
@@ -69,7 +75,9 @@ def handler404(request: HttpRequest, exception=None) -> JsonResponse:
 
 
 def handler500(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"detail": "Server error. The team has been notified.", "errors": {}}, status=500)
+    return JsonResponse(
+        {"detail": "Server error. The team has been notified.", "errors": {}}, status=500
+    )
 
 
 __all__ = ["Conflict", "PayloadTooLarge", "Response", "exception_handler"]

@@ -1,3 +1,227 @@
-"""API views: stages."""
+"""Stages as the candidate works them: detail, the clock, answers, review comments, the
+review score and the event log."""
 
-urlpatterns: list = []
+from django.urls import path
+from django.utils import timezone
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from interviews import selectors
+from interviews.models import Question, Stage
+from interviews.models.bank import FlawCategory
+from interviews.realtime.events import event_message
+from interviews.services.answers import answer_save
+from interviews.services.errors import StateConflict
+from interviews.services.reviews import review_comment_create, review_score
+from interviews.services.stages import stage_finish, stage_start
+
+from .base import (
+    PracticeApi,
+    StrictCharField,
+    StrictDictField,
+    StrictIntegerField,
+    StrictSerializer,
+    deny,
+)
+from .practice_serializers import (
+    AnswerOutSerializer,
+    EventOutSerializer,
+    ReviewCommentOutSerializer,
+    ReviewScoreSerializer,
+    StageCandidateSerializer,
+    StageCoachSerializer,
+    StageSummarySerializer,
+)
+
+STAGE_DETAIL_SCHEMA = PolymorphicProxySerializer(
+    component_name="StageDetail",
+    serializers=[StageCandidateSerializer, StageCoachSerializer],
+    resource_type_field_name=None,
+)
+
+
+def stage_detail_response(request: Request, stage_id: int, status_code: int = 200) -> Response:
+    stage = selectors.stage_detail_for(request.user, stage_id)
+    serializer_class = StageCoachSerializer if stage.viewer_is_coach else StageCandidateSerializer
+    data = serializer_class(stage, context={"now": timezone.now()}).data
+    return Response(data, status=status_code)
+
+
+class StageDetailApi(PracticeApi):
+    @extend_schema(
+        responses={200: STAGE_DETAIL_SCHEMA},
+        description=(
+            "The stage with its questions as the viewer may see them. The candidate sees "
+            "open parts with sample tests, pushed follow-ups and their answers (questions "
+            "only once the stage has started); the assigned coach and admins also see "
+            "locked parts, the bank follow-ups with coach notes and planted flaws."
+        ),
+    )
+    def get(self, request: Request, stage_id: int) -> Response:
+        return stage_detail_response(request, stage_id)
+
+
+class StageStartApi(PracticeApi):
+    @extend_schema(request=None, responses={200: StageSummarySerializer})
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_for(request.user, stage_id)
+        if not selectors.can_drive_stage(request.user, stage):
+            deny("Only the candidate, the stage's coach or an admin start the clock.")
+        stage = stage_start(stage=stage, actor=request.user)
+        return Response(StageSummarySerializer(stage).data)
+
+
+class StageFinishApi(PracticeApi):
+    @extend_schema(request=None, responses={200: StageSummarySerializer})
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_for(request.user, stage_id)
+        if not selectors.can_drive_stage(request.user, stage):
+            deny("Only the candidate, the stage's coach or an admin finish a stage.")
+        stage = stage_finish(stage=stage, actor=request.user)
+        return Response(StageSummarySerializer(stage).data)
+
+
+def _stage_question(stage: Stage, question_id: int | None) -> Question | None:
+    if question_id is None:
+        return None
+    question = selectors.stage_question_get(stage, question_id)
+    if question is None:
+        raise serializers.ValidationError({"question": ["Not a question of this stage."]})
+    return question
+
+
+class AnswerInputSerializer(StrictSerializer):
+    question = StrictIntegerField(required=False, allow_null=True, default=None)
+    text = StrictCharField(
+        required=False, allow_blank=True, trim_whitespace=False, max_length=200_000
+    )
+    notes = StrictDictField(required=False)
+    scene = StrictDictField(required=False)
+
+
+class StageAnswerApi(PracticeApi):
+    @extend_schema(
+        request=AnswerInputSerializer,
+        responses={200: AnswerOutSerializer},
+        description="Upsert the stage's answer for a question (or the stage-wide answer): "
+        "only the fields given change. Candidate only, while the stage is live.",
+    )
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_for(request.user, stage_id)
+        if not selectors.is_stage_owner(request.user, stage):
+            deny("Only the stage's candidate saves answers.")
+        serializer = AnswerInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        answer = answer_save(
+            stage=stage,
+            actor=request.user,
+            question=_stage_question(stage, data["question"]),
+            text=data.get("text"),
+            notes=data.get("notes"),
+            scene=data.get("scene"),
+        )
+        return Response(AnswerOutSerializer(answer).data)
+
+
+class ReviewCommentInputSerializer(StrictSerializer):
+    question = StrictIntegerField(required=False, allow_null=True, default=None)
+    lines = serializers.ListField(child=StrictIntegerField(), min_length=2, max_length=2)
+    category = serializers.ChoiceField(choices=FlawCategory.choices)
+    text = StrictCharField(max_length=10_000)
+
+
+class StageReviewCommentsApi(PracticeApi):
+    @extend_schema(responses={200: ReviewCommentOutSerializer(many=True)})
+    def get(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_for(request.user, stage_id)
+        comments = selectors.review_comments_of(stage)
+        return Response(ReviewCommentOutSerializer(comments, many=True).data)
+
+    @extend_schema(
+        request=ReviewCommentInputSerializer,
+        responses={201: ReviewCommentOutSerializer},
+        description="`lines` is [first, last], 1-based, inclusive, within the document.",
+    )
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_for(request.user, stage_id)
+        if not selectors.is_stage_owner(request.user, stage):
+            deny("Only the stage's candidate comments on the design doc.")
+        serializer = ReviewCommentInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        first, last = data["lines"]
+        comment = review_comment_create(
+            stage=stage,
+            author=request.user,
+            question=_stage_question(stage, data["question"]),
+            line_start=first,
+            line_end=last,
+            category=data["category"],
+            text=data["text"],
+        )
+        return Response(ReviewCommentOutSerializer(comment).data, status=status.HTTP_201_CREATED)
+
+
+class StageReviewScoreApi(PracticeApi):
+    @extend_schema(
+        responses={200: ReviewScoreSerializer},
+        description="Recall and precision of the review comments against the planted "
+        "flaws. The candidate sees it once the stage is finished (409 before).",
+    )
+    def get(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_for(request.user, stage_id)
+        if not selectors.can_see_review_score(request.user, stage):
+            raise StateConflict("The review score is shown once the stage is finished.")
+        return Response(ReviewScoreSerializer(review_score(stage=stage)).data)
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(required=False, min_value=0, default=0)
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=5000, default=1000)
+
+
+class StageEventsApi(PracticeApi):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("after", int, description="Only events with seq > after."),
+            OpenApiParameter("limit", int, description="At most this many (default 1000)."),
+        ],
+        responses={200: EventOutSerializer(many=True)},
+        description="The stage's event log (for replay and resync). The candidate does not "
+        "see private events (coach notes, scorecards). Page with `after` = the last seq.",
+    )
+    def get(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_for(request.user, stage_id)
+        query = EventsQuerySerializer(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        events = selectors.stage_events_for(request.user, stage, after=data["after"])[
+            : data["limit"]
+        ]
+        return Response([event_message(event) for event in events])
+
+
+urlpatterns = [
+    path("stages/<int:stage_id>/", StageDetailApi.as_view(), name="stage-detail"),
+    path("stages/<int:stage_id>/start/", StageStartApi.as_view(), name="stage-start"),
+    path("stages/<int:stage_id>/finish/", StageFinishApi.as_view(), name="stage-finish"),
+    path("stages/<int:stage_id>/answers/", StageAnswerApi.as_view(), name="stage-answers"),
+    path(
+        "stages/<int:stage_id>/review-comments/",
+        StageReviewCommentsApi.as_view(),
+        name="stage-review-comments",
+    ),
+    path(
+        "stages/<int:stage_id>/review-score/",
+        StageReviewScoreApi.as_view(),
+        name="stage-review-score",
+    ),
+    path("stages/<int:stage_id>/events/", StageEventsApi.as_view(), name="stage-events"),
+]

@@ -11,6 +11,7 @@ from .bank import (
     StageTemplate,
     TestCase,
 )
+from .live import StageDocument
 from .practice import (
     Answer,
     CoachNote,
@@ -39,6 +40,7 @@ __all__ = [
     "Rubric",
     "Scorecard",
     "Stage",
+    "StageDocument",
     "StageEvent",
     "StageFollowUp",
     "StageQuestion",

@@ -78,7 +78,9 @@ class Question(models.Model):
     version = models.PositiveIntegerField(default=1)
     kind = models.CharField(max_length=16, choices=QuestionKind.choices)
     title = models.CharField(max_length=200)
-    difficulty = models.CharField(max_length=8, choices=Difficulty.choices, default=Difficulty.MEDIUM)
+    difficulty = models.CharField(
+        max_length=8, choices=Difficulty.choices, default=Difficulty.MEDIUM
+    )
     tags = models.JSONField(default=list, blank=True)
     prompt = models.TextField(blank=True)
     status = models.CharField(
@@ -114,7 +116,9 @@ class Question(models.Model):
     class Meta:
         ordering = ["slug", "-version"]
         constraints = [
-            models.UniqueConstraint(fields=["slug", "version"], name="question_slug_version_unique"),
+            models.UniqueConstraint(
+                fields=["slug", "version"], name="question_slug_version_unique"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -183,7 +187,9 @@ class FollowUp(models.Model):
     class Meta:
         ordering = ["question", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["question", "position"], name="followup_position_unique"),
+            models.UniqueConstraint(
+                fields=["question", "position"], name="followup_position_unique"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -83,6 +83,9 @@ class StageQuestion(models.Model):
             models.UniqueConstraint(fields=["stage", "question"], name="stagequestion_unique"),
         ]
 
+    def __str__(self) -> str:
+        return f"stage {self.stage_id} question {self.question_id}"
+
 
 class StageFollowUp(models.Model):
     """A follow-up as it was pushed into a stage: from the bank, or free text from a coach."""
@@ -115,6 +118,9 @@ class StageFollowUp(models.Model):
                 name="stagefollowup_once",
             ),
         ]
+
+    def __str__(self) -> str:
+        return f"stage {self.stage_id} follow-up {self.pk}"
 
 
 class Submission(models.Model):
@@ -165,7 +171,8 @@ class TestResult(models.Model):
     verdict = models.CharField(max_length=16)
     time_ms = models.PositiveIntegerField(default=0)
     memory_kb = models.PositiveIntegerField(default=0)
-    exit_signal = models.IntegerField(null=True, blank=True)
+    exit_signal = models.CharField(max_length=16, blank=True, help_text="e.g. SIGSEGV")
+    message = models.TextField(blank=True, help_text="Why it is not accepted (diff, limit).")
     input = models.TextField(blank=True)
     expected = models.TextField(blank=True)
     output = models.TextField(blank=True)
@@ -178,6 +185,9 @@ class TestResult(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["submission", "index"], name="testresult_unique"),
         ]
+
+    def __str__(self) -> str:
+        return f"submission {self.submission_id} test {self.index}: {self.verdict}"
 
 
 class Answer(models.Model):
@@ -198,6 +208,9 @@ class Answer(models.Model):
             models.UniqueConstraint(fields=["stage", "question"], name="answer_unique"),
         ]
 
+    def __str__(self) -> str:
+        return f"answer for stage {self.stage_id}"
+
 
 class ReviewComment(models.Model):
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="review_comments")
@@ -211,6 +224,9 @@ class ReviewComment(models.Model):
 
     class Meta:
         ordering = ["stage", "line_start", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.category} L{self.line_start}-{self.line_end}"
 
 
 class StageEvent(models.Model):
@@ -236,6 +252,9 @@ class StageEvent(models.Model):
             models.UniqueConstraint(fields=["stage", "seq"], name="stageevent_seq_unique"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.stage_id}#{self.seq} {self.type}"
+
 
 class CoachNote(models.Model):
     """A coach's private note on a stage; never shown to the candidate."""
@@ -247,6 +266,9 @@ class CoachNote(models.Model):
 
     class Meta:
         ordering = ["stage", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"note on stage {self.stage_id}"
 
 
 class Scorecard(models.Model):
@@ -265,6 +287,9 @@ class Scorecard(models.Model):
     recommendation = models.CharField(max_length=16, choices=Recommendation.choices)
     private_notes = models.TextField(blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"scorecard of stage {self.stage_id}"
 
 
 __all__ = [

@@ -1,0 +1,107 @@
+"""Shared pieces of the practice API views: strict input serializers, a size-capped JSON
+parser, and the mapping of domain errors to HTTP errors."""
+
+from typing import Any
+
+from rest_framework import exceptions, serializers
+from rest_framework.settings import api_settings
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from interviews.services import errors as domain
+
+from .errors import Conflict, PayloadTooLarge
+from .parsers import LimitedJSONParser
+
+
+class StrictSerializer(serializers.Serializer):
+    """An input serializer that refuses keys it does not know (a typo such as `languge`
+    must not be silently dropped)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({key: ["Unknown field."] for key in unknown})
+        return super().to_internal_value(data)
+
+
+class StrictCharField(serializers.CharField):
+    """Only JSON strings (DRF would turn 12 into "12")."""
+
+    default_error_messages = {"invalid": "Not a valid string."}
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """Only JSON integers (DRF would accept "12" and 12.0)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """Only JSON true/false (DRF would accept "yes", "on", 1)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+class StrictDictField(serializers.DictField):
+    """A JSON object of any shape (design notes, whiteboard scenes)."""
+
+    def to_internal_value(self, data: Any) -> dict:
+        if not isinstance(data, dict):
+            self.fail("not_a_dict", input_type=type(data).__name__)
+        return data
+
+
+class ScopedThrottle(ScopedRateThrottle):
+    """ScopedRateThrottle reading the rates at request time, so settings overrides (and
+    tests) take effect."""
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+
+def to_api_error(exc: domain.DomainError) -> exceptions.APIException:
+    if isinstance(exc, domain.InvalidInput):
+        return exceptions.ValidationError(exc.errors or {"non_field_errors": [exc.message]})
+    if isinstance(exc, domain.NotAllowed):
+        return exceptions.PermissionDenied(exc.message)
+    if isinstance(exc, domain.NotFound):
+        return exceptions.NotFound(exc.message)
+    if isinstance(exc, domain.TooLarge):
+        return PayloadTooLarge(exc.message)
+    if isinstance(exc, domain.StateConflict):
+        return Conflict(exc.message)
+    return exceptions.APIException(exc.message)
+
+
+class PracticeApi(APIView):
+    """Base of the practice views: JSON capped in size, domain errors as HTTP errors."""
+
+    parser_classes = [LimitedJSONParser]
+
+    def handle_exception(self, exc: Exception):
+        extra = None
+        if isinstance(exc, domain.DomainError):
+            if not isinstance(exc, domain.InvalidInput):
+                extra = exc.errors  # machine-readable context, e.g. the live stage's id
+            exc = to_api_error(exc)
+        response = super().handle_exception(exc)
+        if extra and isinstance(response.data, dict):
+            response.data["errors"] = extra
+        return response
+
+
+def deny(message: str = "You may not do this.") -> None:
+    raise exceptions.PermissionDenied(message)

@@ -1,0 +1,30 @@
+"""The API's one parser: JSON, size-capped (kept apart from views to avoid import cycles)."""
+
+import json
+from typing import Any
+
+from django.conf import settings
+from rest_framework import exceptions
+from rest_framework.parsers import JSONParser
+
+from .errors import PayloadTooLarge
+
+
+class LimitedJSONParser(JSONParser):
+    """JSON, refusing bodies over DATA_UPLOAD_MAX_MEMORY_SIZE with 413. DRF reads the
+    request stream itself, which bypasses Django's own check, and a body may come without
+    a Content-Length."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        raw = stream.read(limit + 1) if limit is not None else stream.read()
+        if limit is not None and len(raw) > limit:
+            raise PayloadTooLarge(f"The request body is over {limit} bytes.")
+        try:
+            return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise exceptions.ParseError(f"JSON parse error - {exc}") from exc
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")

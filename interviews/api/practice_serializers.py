@@ -1,0 +1,428 @@
+"""Output serializers of the practice API (loops, stages, submissions, reviews, scores).
+
+Each audience gets an explicit allowlist of fields: the candidate's serializers simply
+have no field for hidden tests, references, flaw keys, coach notes or private notes, and
+the coach's variants add theirs. What objects a viewer gets at all is decided by
+`interviews.selectors`.
+"""
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from interviews.models import (
+    Answer,
+    CoachNote,
+    Dimension,
+    FollowUp,
+    Loop,
+    LoopTemplate,
+    Part,
+    PlantedFlaw,
+    Question,
+    ReviewComment,
+    Rubric,
+    Scorecard,
+    Stage,
+    StageFollowUp,
+    StageTemplate,
+    Submission,
+    TestCase,
+    TestResult,
+)
+from interviews.selectors import time_remaining_ms
+
+
+class UsernameField(serializers.CharField):
+    """A user as their username (None when unset)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        kwargs.setdefault("allow_null", True)
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Any) -> str:
+        return value.get_username() if hasattr(value, "get_username") else str(value)
+
+
+# --- templates and loops -----------------------------------------------------------------
+
+
+class StageTemplateOutSerializer(serializers.ModelSerializer):
+    questions = serializers.SerializerMethodField()
+
+    class Meta:
+        model = StageTemplate
+        fields = ["position", "kind", "title", "minutes", "questions"]
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_questions(self, obj: StageTemplate) -> int:
+        """How many questions the stage asks (which ones is revealed when it starts)."""
+        return len(obj.question_slugs)
+
+
+class LoopTemplateOutSerializer(serializers.ModelSerializer):
+    stages = StageTemplateOutSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = LoopTemplate
+        fields = ["slug", "title", "description", "stages"]
+
+
+class StageSummarySerializer(serializers.ModelSerializer):
+    coach = UsernameField()
+    time_remaining_ms = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Stage
+        fields = [
+            "id",
+            "loop",
+            "position",
+            "kind",
+            "title",
+            "minutes",
+            "status",
+            "started_at",
+            "deadline",
+            "finished_at",
+            "time_remaining_ms",
+            "coach_requested",
+            "coach",
+        ]
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_time_remaining_ms(self, obj: Stage) -> int:
+        return time_remaining_ms(obj, self.context.get("now"))
+
+
+class LoopOutSerializer(serializers.ModelSerializer):
+    template = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    candidate = UsernameField()
+    stages = StageSummarySerializer(source="visible_stages", many=True, read_only=True)
+
+    class Meta:
+        model = Loop
+        fields = ["id", "template", "title", "coached", "candidate", "created_at", "stages"]
+
+
+# --- stage detail ------------------------------------------------------------------------
+
+
+class SampleTestSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = TestCase
+        fields = ["input", "output"]
+
+
+class PartOutSerializer(serializers.ModelSerializer):
+    number = serializers.IntegerField(source="position", read_only=True)
+    samples = SampleTestSerializer(source="sample_tests", many=True, read_only=True)
+
+    class Meta:
+        model = Part
+        fields = ["number", "title", "prompt", "samples"]
+
+
+class PartCoachSerializer(PartOutSerializer):
+    locked = serializers.BooleanField(read_only=True)
+
+    class Meta(PartOutSerializer.Meta):
+        fields = [*PartOutSerializer.Meta.fields, "locked"]
+
+
+QUESTION_FIELDS = [
+    "id",
+    "slug",
+    "version",
+    "kind",
+    "title",
+    "difficulty",
+    "tags",
+    "prompt",
+    "languages",
+    "io",
+    "entrypoint",
+    "time_limit_ms",
+    "memory_limit_mb",
+    "checker",
+    "starter",
+    "document",
+    "parts",
+]
+
+
+class StageQuestionCandidateSerializer(serializers.ModelSerializer):
+    parts = PartOutSerializer(source="part_list", many=True, read_only=True)
+
+    class Meta:
+        model = Question
+        fields = QUESTION_FIELDS
+
+
+class FollowUpCoachSerializer(serializers.ModelSerializer):
+    pushed = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = FollowUp
+        fields = [
+            "id",
+            "position",
+            "prompt",
+            "unlocks_part",
+            "trigger",
+            "after_minutes",
+            "coach_notes",
+            "pushed",
+        ]
+
+
+class FlawSerializer(serializers.ModelSerializer):
+    lines = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PlantedFlaw
+        fields = ["category", "lines", "severity", "explanation"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_lines(self, obj: PlantedFlaw) -> list[int]:
+        return [obj.line_start, obj.line_end]
+
+
+class StageQuestionCoachSerializer(StageQuestionCandidateSerializer):
+    parts = PartCoachSerializer(source="part_list", many=True, read_only=True)
+    follow_ups = FollowUpCoachSerializer(source="follow_up_list", many=True, read_only=True)
+    flaws = FlawSerializer(source="flaw_list", many=True, read_only=True)
+
+    class Meta(StageQuestionCandidateSerializer.Meta):
+        fields = [*QUESTION_FIELDS, "follow_ups", "flaws"]
+
+
+class DimensionOutSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Dimension
+        fields = ["name", "weight", "levels"]
+
+
+class RubricOutSerializer(serializers.ModelSerializer):
+    dimensions = DimensionOutSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Rubric
+        fields = ["slug", "title", "dimensions"]
+
+
+class PushedFollowUpSerializer(serializers.ModelSerializer):
+    pushed_by = UsernameField()
+
+    class Meta:
+        model = StageFollowUp
+        fields = ["id", "text", "question", "unlocks_part", "pushed_by", "created_at"]
+
+
+class AnswerOutSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Answer
+        fields = ["id", "question", "text", "notes", "scene", "updated_at"]
+
+
+STAGE_DETAIL_FIELDS = [
+    *StageSummarySerializer.Meta.fields,
+    "server_time",
+    "coached",
+    "candidate",
+    "rubric",
+    "questions",
+    "follow_ups",
+    "answers",
+]
+
+
+class StageCandidateSerializer(StageSummarySerializer):
+    """The stage as its candidate sees it."""
+
+    server_time = serializers.SerializerMethodField()
+    coached = serializers.BooleanField(source="loop.coached", read_only=True)
+    candidate = UsernameField(source="loop.candidate")
+    rubric = RubricOutSerializer(source="rubric_obj", read_only=True, allow_null=True)
+    questions = StageQuestionCandidateSerializer(source="question_list", many=True, read_only=True)
+    follow_ups = PushedFollowUpSerializer(source="pushed_list", many=True, read_only=True)
+    answers = AnswerOutSerializer(source="answer_list", many=True, read_only=True)
+
+    class Meta(StageSummarySerializer.Meta):
+        fields = STAGE_DETAIL_FIELDS
+
+    @extend_schema_field(OpenApiTypes.DATETIME)
+    def get_server_time(self, obj: Stage) -> str:
+        return (self.context.get("now") or timezone.now()).isoformat()
+
+
+class StageCoachSerializer(StageCandidateSerializer):
+    """The stage as its coach and admins see it: adds the bank follow-ups (with coach
+    notes), planted flaws and locked parts."""
+
+    questions = StageQuestionCoachSerializer(source="question_list", many=True, read_only=True)
+
+    class Meta(StageCandidateSerializer.Meta):
+        fields = STAGE_DETAIL_FIELDS
+
+
+class QueueEntrySerializer(StageSummarySerializer):
+    loop_title = serializers.CharField(source="loop.title", read_only=True)
+    candidate = UsernameField(source="loop.candidate")
+
+    class Meta(StageSummarySerializer.Meta):
+        fields = [*StageSummarySerializer.Meta.fields, "loop_title", "candidate"]
+
+
+# --- submissions -------------------------------------------------------------------------
+
+
+class TestResultOutSerializer(serializers.Serializer):
+    """Hidden tests: index, verdict, time and memory only. Sample tests of a `run` also
+    show input, expected output, output and stderr."""
+
+    __test__ = False
+    SUMMARY = ("index", "hidden", "verdict", "time_ms", "memory_kb")
+    DETAIL = ("input", "expected", "output", "stderr", "exit_signal", "message")
+
+    index = serializers.IntegerField()
+    hidden = serializers.BooleanField()
+    verdict = serializers.CharField()
+    time_ms = serializers.IntegerField()
+    memory_kb = serializers.IntegerField()
+    input = serializers.CharField(required=False, help_text="Sample tests of a run only.")
+    expected = serializers.CharField(required=False, help_text="Sample tests of a run only.")
+    output = serializers.CharField(required=False, help_text="Sample tests of a run only.")
+    stderr = serializers.CharField(required=False, help_text="Sample tests of a run only.")
+    exit_signal = serializers.CharField(required=False, help_text="Sample tests of a run only.")
+    message = serializers.CharField(required=False, help_text="Sample tests of a run only.")
+
+    def to_representation(self, obj: TestResult) -> dict[str, Any]:
+        shown = self.SUMMARY
+        if not obj.hidden and obj.submission.mode == Submission.Mode.RUN:
+            shown = self.SUMMARY + self.DETAIL
+        return {name: getattr(obj, name) for name in shown}
+
+
+class SubmissionOutSerializer(serializers.ModelSerializer):
+    tests = TestResultOutSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Submission
+        fields = [
+            "id",
+            "stage",
+            "question",
+            "part",
+            "language",
+            "mode",
+            "code",
+            "stdin",
+            "auto",
+            "status",
+            "verdict",
+            "passed",
+            "total",
+            "compile_output",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "tests",
+        ]
+
+
+class SubmissionQueuedSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Submission
+        fields = ["id", "status"]
+
+
+# --- reviews, notes, scorecards, events --------------------------------------------------
+
+
+class ReviewCommentOutSerializer(serializers.ModelSerializer):
+    lines = serializers.SerializerMethodField()
+    author = UsernameField()
+
+    class Meta:
+        model = ReviewComment
+        fields = ["id", "question", "lines", "category", "text", "author", "created_at"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_lines(self, obj: ReviewComment) -> list[int]:
+        return [obj.line_start, obj.line_end]
+
+
+class FlawResultSerializer(serializers.Serializer):
+    question = serializers.IntegerField()
+    category = serializers.CharField()
+    lines = serializers.ListField(child=serializers.IntegerField())
+    severity = serializers.CharField()
+    explanation = serializers.CharField()
+    comments = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Matching comment ids."
+    )
+
+
+class ReviewScoreSerializer(serializers.Serializer):
+    recall = serializers.FloatField()
+    precision = serializers.FloatField()
+    comments = serializers.IntegerField(help_text="How many comments were made.")
+    matched = FlawResultSerializer(many=True)
+    missed = FlawResultSerializer(many=True)
+
+
+class CoachNoteOutSerializer(serializers.ModelSerializer):
+    author = UsernameField()
+
+    class Meta:
+        model = CoachNote
+        fields = ["id", "text", "author", "created_at"]
+
+
+class ScoreSerializer(serializers.Serializer):
+    dimension = serializers.CharField()
+    level = serializers.IntegerField()
+    comment = serializers.CharField(allow_blank=True)
+
+
+class ScorecardCandidateSerializer(serializers.ModelSerializer):
+    coach = UsernameField()
+    scores = ScoreSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Scorecard
+        fields = ["stage", "coach", "scores", "summary", "recommendation", "updated_at"]
+
+
+class ScorecardCoachSerializer(ScorecardCandidateSerializer):
+    class Meta(ScorecardCandidateSerializer.Meta):
+        fields = [*ScorecardCandidateSerializer.Meta.fields, "private_notes"]
+
+
+class EventOutSerializer(serializers.Serializer):
+    """`interviews.realtime.events.event_message`: these keys plus the event's payload."""
+
+    type = serializers.CharField()
+    seq = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    actor = serializers.CharField(allow_null=True)
+    private = serializers.BooleanField()
+
+
+class UserOutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.CharField()
+    role = serializers.CharField()
+
+
+class TokenOutSerializer(serializers.Serializer):
+    token = serializers.CharField()
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    role = serializers.CharField()

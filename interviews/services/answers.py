@@ -1,0 +1,55 @@
+"""Answers: the candidate's text, design notes and whiteboard scene, one per question."""
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from interviews.models import Answer, Question, Stage, StageQuestion
+from interviews.realtime.events import emit
+
+from .errors import InvalidInput, StateConflict
+
+
+@transaction.atomic
+def answer_save(
+    *,
+    stage: Stage,
+    actor: AbstractBaseUser,
+    question: Question | None = None,
+    text: str | None = None,
+    notes: dict[str, Any] | None = None,
+    scene: dict[str, Any] | None = None,
+) -> Answer:
+    """Create or update the stage's answer for `question` (None: the stage-wide answer).
+    Only the fields given change, so autosaving the whiteboard keeps the notes."""
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    if stage.status != Stage.Status.LIVE:
+        raise StateConflict("Answers can be saved only while the stage is live.")
+    if (
+        question is not None
+        and not StageQuestion.objects.filter(stage=stage, question=question).exists()
+    ):
+        raise InvalidInput(errors={"question": ["Not a question of this stage."]})
+    changes = {
+        name: value
+        for name, value in (("text", text), ("notes", notes), ("scene", scene))
+        if value is not None
+    }
+    if not changes:
+        raise InvalidInput(
+            errors={"non_field_errors": ["Give at least one of text, notes, scene."]}
+        )
+    answer = Answer.objects.filter(stage=stage, question=question).first()
+    if answer is None:
+        answer = Answer(stage=stage, question=question)
+    for name, value in changes.items():
+        setattr(answer, name, value)
+    answer.save()
+    emit(
+        stage,
+        "answer.saved",
+        {"id": answer.pk, "question": answer.question_id, "fields": sorted(changes)},
+        actor=actor,
+    )
+    return answer

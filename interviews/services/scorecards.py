@@ -1,0 +1,69 @@
+"""Scorecards: the coach's rubric scores for a stage."""
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from interviews.models import Scorecard, Stage
+from interviews.realtime.events import emit
+from interviews.selectors import stage_rubric
+
+from .errors import InvalidInput
+
+
+@transaction.atomic
+def scorecard_save(
+    *,
+    stage: Stage,
+    coach: AbstractBaseUser,
+    scores: list[dict[str, Any]],
+    summary: str,
+    recommendation: str,
+    private_notes: str = "",
+) -> Scorecard:
+    """Create or replace the stage's scorecard. Dimensions must be the stage rubric's
+    (its own, else its first question's); without a rubric any names go."""
+    errors: dict[str, Any] = {}
+    if recommendation not in Scorecard.Recommendation.values:
+        errors["recommendation"] = ["Use strong_no, no, yes or strong_yes."]
+    rubric = stage_rubric(stage)
+    allowed = set(rubric.dimensions.values_list("name", flat=True)) if rubric else None
+    seen: set[str] = set()
+    score_errors: dict[int, dict[str, list[str]]] = {}
+    for index, score in enumerate(scores):
+        name = score["dimension"]
+        if allowed is not None and name not in allowed:
+            score_errors[index] = {"dimension": [f'"{name}" is not a dimension of the rubric.']}
+        elif name in seen:
+            score_errors[index] = {"dimension": [f'"{name}" is scored twice.']}
+        elif not 1 <= score["level"] <= 4:
+            score_errors[index] = {"level": ["Use a level from 1 to 4."]}
+        seen.add(name)
+    if score_errors:
+        errors["scores"] = score_errors
+    if errors:
+        raise InvalidInput("The scorecard is not valid.", errors=errors)
+
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    scorecard, _ = Scorecard.objects.update_or_create(
+        stage=stage,
+        defaults={
+            "coach": coach,
+            "scores": [
+                {"dimension": s["dimension"], "level": s["level"], "comment": s.get("comment", "")}
+                for s in scores
+            ],
+            "summary": summary,
+            "recommendation": recommendation,
+            "private_notes": private_notes,
+        },
+    )
+    emit(
+        stage,
+        "scorecard.saved",
+        {"id": scorecard.pk, "recommendation": recommendation},
+        actor=coach,
+        private=True,
+    )
+    return scorecard

@@ -1,0 +1,109 @@
+"""Stages: the clock (start, finish) and a coach claiming a stage from the queue."""
+
+from datetime import timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from interviews.models import Loop, Stage
+from interviews.realtime.events import emit
+from interviews.roles import ADMIN, COACH, role_of
+
+from .errors import NotAllowed, StateConflict
+
+
+def _locked(stage: Stage) -> Stage:
+    return Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() if value else None
+
+
+@transaction.atomic
+def stage_start(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
+    """Start the stage's clock: live, deadline = now + minutes. Stages may be started in
+    any order, but at most one stage of a loop is live at a time. In a coached loop a
+    live round (every kind but the async challenge) goes to the coach queue.
+    """
+    # Lock the loop first: concurrent starts of two stages of one loop serialise here.
+    Loop.objects.select_for_update().filter(pk=stage.loop_id).first()
+    stage = _locked(stage)
+    if stage.status == Stage.Status.LIVE:
+        raise StateConflict("This stage is already live.")
+    if stage.status == Stage.Status.DONE:
+        raise StateConflict("This stage is finished.")
+    other_live = (
+        Stage.objects.filter(loop_id=stage.loop_id, status=Stage.Status.LIVE)
+        .exclude(pk=stage.pk)
+        .first()
+    )
+    if other_live is not None:
+        raise StateConflict(
+            f"Another stage of this loop is live ({other_live.title}); finish it first.",
+            errors={"live_stage": other_live.pk},
+        )
+    now = timezone.now()
+    stage.status = Stage.Status.LIVE
+    stage.started_at = now
+    stage.deadline = now + timedelta(minutes=stage.minutes)
+    stage.paused_remaining_ms = None
+    if stage.loop.coached and stage.is_live_kind:
+        stage.coach_requested = True
+    stage.save(
+        update_fields=["status", "started_at", "deadline", "paused_remaining_ms", "coach_requested"]
+    )
+    emit(
+        stage,
+        "stage.status",
+        {
+            "status": stage.status,
+            "started_at": _iso(stage.started_at),
+            "deadline": _iso(stage.deadline),
+            "coach_requested": stage.coach_requested,
+            "reason": "start",
+        },
+        actor=actor,
+    )
+    return stage
+
+
+@transaction.atomic
+def stage_finish(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
+    stage = _locked(stage)
+    if stage.status == Stage.Status.PENDING:
+        raise StateConflict("This stage has not started.")
+    if stage.status == Stage.Status.DONE:
+        raise StateConflict("This stage is already finished.")
+    stage.status = Stage.Status.DONE
+    stage.finished_at = timezone.now()
+    stage.paused_remaining_ms = None
+    stage.save(update_fields=["status", "finished_at", "paused_remaining_ms"])
+    emit(
+        stage,
+        "stage.status",
+        {"status": stage.status, "finished_at": _iso(stage.finished_at), "reason": "finish"},
+        actor=actor,
+    )
+    return stage
+
+
+@transaction.atomic
+def stage_claim(*, stage: Stage, coach: AbstractBaseUser) -> Stage:
+    """Assign the stage to the calling coach. Claiming one's own stage again is a no-op."""
+    if role_of(coach) not in (COACH, ADMIN):
+        raise NotAllowed("Only coaches claim stages.")
+    stage = _locked(stage)
+    if stage.coach_id == coach.pk:
+        return stage
+    if stage.coach_id is not None:
+        raise StateConflict("Another coach has already claimed this stage.")
+    if stage.status == Stage.Status.DONE:
+        raise StateConflict("This stage is finished.")
+    if not stage.coach_requested:
+        raise StateConflict("This stage did not ask for a coach.")
+    stage.coach = coach
+    stage.save(update_fields=["coach"])
+    emit(stage, "stage.claimed", {"coach": coach.get_username()}, actor=coach)
+    return stage

@@ -1,0 +1,148 @@
+"""Submissions: a candidate's code, stored as queued and handed to the judge after commit."""
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from interviews.models import Part, Question, Stage, Submission
+from interviews.models.bank import QuestionKind
+from interviews.realtime.events import emit
+from interviews.selectors import part_is_open, stage_question_get
+
+from .errors import InvalidInput, NotAllowed, StateConflict, TooLarge
+
+logger = logging.getLogger(__name__)
+
+
+def _queue_judging(submission_id: int) -> None:
+    """Hand the submission to the sandbox's Celery task. Until that task exists, or while
+    the broker is unreachable, the submission simply stays queued."""
+    try:
+        from sandbox.tasks import judge_submission
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("sandbox.tasks", "sandbox"):
+            raise
+        logger.info("sandbox.tasks is not available; submission %s stays queued", submission_id)
+        return
+    try:
+        judge_submission.delay(submission_id)
+    except Exception:  # broker down: the row is the record, a sweeper can requeue it
+        logger.exception("could not queue submission %s for judging", submission_id)
+
+
+@transaction.atomic
+def submission_create(
+    *,
+    stage: Stage,
+    author: AbstractBaseUser,
+    question_id: int,
+    part: int,
+    language: str,
+    code: str,
+    mode: str,
+    stdin: str | None = None,
+) -> Submission:
+    """Store a run (samples, or the given stdin) or a submit (hidden tests) of one part of
+    a coding question of a live stage the author owns; judging is queued on commit."""
+    limit = settings.MAX_CODE_BYTES
+    if len(code.encode("utf-8")) > limit:
+        raise TooLarge(
+            f"Code is over {limit // 1024} KiB.", errors={"code": [f"Max {limit} bytes."]}
+        )
+    if stdin is not None and len(stdin.encode("utf-8")) > limit:
+        raise TooLarge(
+            f"stdin is over {limit // 1024} KiB.", errors={"stdin": [f"Max {limit} bytes."]}
+        )
+    if mode not in Submission.Mode.values:
+        raise InvalidInput(errors={"mode": ["Use run or submit."]})
+    if stdin is not None and mode != Submission.Mode.RUN:
+        raise InvalidInput(errors={"stdin": ["stdin is only for run mode."]})
+
+    stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
+    if stage.loop.candidate_id != author.pk:
+        raise NotAllowed("Only the stage's candidate submits code.")
+    if stage.status != Stage.Status.LIVE:
+        raise StateConflict("Code can be run or submitted only while the stage is live.")
+    question: Question | None = stage_question_get(stage, question_id)
+    if question is None:
+        raise InvalidInput(errors={"question": ["Not a question of this stage."]})
+    if question.kind != QuestionKind.CODING:
+        raise InvalidInput(errors={"question": ["Not a coding question."]})
+    if language not in question.languages:
+        raise InvalidInput(errors={"language": [f"Use one of: {', '.join(question.languages)}."]})
+    if not part_is_open(stage, question, part):
+        raise StateConflict(f"Part {part} is not open.")
+
+    submission = Submission.objects.create(
+        stage=stage,
+        question=question,
+        part=part,
+        author=author,
+        language=language,
+        code=code,
+        mode=mode,
+        stdin=stdin,
+        status=Submission.Status.QUEUED,
+    )
+    _announce_and_queue(submission, actor=author)
+    return submission
+
+
+def submission_status_payload(submission: Submission) -> dict:
+    """The `submission.status` event payload (docs/events.md)."""
+    return {
+        "id": submission.pk,
+        "status": submission.status,
+        "verdict": submission.verdict,
+        "passed": submission.passed,
+        "total": submission.total,
+        "question": submission.question_id,
+        "part": submission.part,
+        "mode": submission.mode,
+    }
+
+
+def _announce_and_queue(submission: Submission, *, actor: AbstractBaseUser | None) -> None:
+    emit(submission.stage, "submission.status", submission_status_payload(submission), actor=actor)
+    submission_id = submission.pk
+    transaction.on_commit(lambda: _queue_judging(submission_id))
+
+
+@transaction.atomic
+def submission_create_auto(*, stage: Stage, question_id: int, document: Any) -> Submission | None:
+    """At the deadline, submit the latest code of a coding question for the candidate
+    (`document`: the question's shared code document, with `text` and `language`).
+
+    Submits the highest open part, as that is the one being worked on. Nothing is
+    submitted (None) when the code is empty or over the size limit, or its language is
+    not one the question offers; the code itself is kept in the document either way.
+    """
+    question = stage_question_get(stage, question_id)
+    code = getattr(document, "text", "") or ""
+    if question is None or question.kind != QuestionKind.CODING or not code.strip():
+        return None
+    # A document the client never tagged with a language holds the default one's code.
+    language = getattr(document, "language", "") or (question.languages or [""])[0]
+    if language not in question.languages or len(code.encode("utf-8")) > settings.MAX_CODE_BYTES:
+        logger.info("auto-submit of stage %s question %s skipped", stage.pk, question_id)
+        return None
+    parts = Part.objects.filter(question=question).values_list("position", flat=True)
+    open_parts = [n for n in parts if part_is_open(stage, question, n)]
+    if not open_parts:
+        return None
+    submission = Submission.objects.create(
+        stage=stage,
+        question=question,
+        part=max(open_parts),
+        author_id=stage.loop.candidate_id,
+        language=language,
+        code=code,
+        mode=Submission.Mode.SUBMIT,
+        auto=True,
+        status=Submission.Status.QUEUED,
+    )
+    _announce_and_queue(submission, actor=None)
+    return submission

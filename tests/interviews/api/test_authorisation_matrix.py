@@ -1,0 +1,314 @@
+"""Every practice endpoint × every kind of caller → the status the contract pins; and no
+candidate response ever carries hidden tests, references, flaw keys or coach notes."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+
+from interviews.models import Scorecard, Stage
+from tests.interviews.world import CANDIDATE_SECRETS, FLAW_KEY, ROLES, World
+
+API = "/api/v1"
+
+
+@dataclass
+class Case:
+    name: str
+    method: str
+    url: Callable[[World], str]
+    expected: tuple[int, int, int, int, int, int]  # in ROLES order
+    body: Callable[[World, str], dict] | None = None
+    prepare: Callable[[World], None] | None = None
+    # Secrets the owner may legitimately see here (the review score reveals the flaws).
+    owner_may_see: list[str] = field(default_factory=list)
+
+
+def _set(stage: Stage, **values) -> None:
+    Stage.objects.filter(pk=stage.pk).update(**values)
+
+
+def coding_pending(w: World) -> None:
+    _set(w.coding, status="pending", started_at=None, deadline=None)
+
+
+def review_live(w: World) -> None:
+    _set(w.coding, status="done")
+    _set(w.review, status="live")
+
+
+def review_done(w: World) -> None:
+    _set(w.coding, status="done")
+    _set(w.review, status="done")
+
+
+def coding_done_with_scorecard(w: World) -> None:
+    _set(w.coding, status="done")
+    Scorecard.objects.create(
+        stage=w.coding,
+        coach=w.assigned,
+        scores=[{"dimension": "Communication", "level": 3, "comment": "clear"}],
+        summary="Solid.",
+        recommendation="yes",
+        private_notes="SENTINEL-SCORECARD-PRIVATE",
+    )
+
+
+def stage_url(attr: str, suffix: str = "") -> Callable[[World], str]:
+    return lambda w: f"{API}/stages/{getattr(w, attr).pk}/{suffix}"
+
+
+CASES = [
+    Case(
+        "signup",
+        "post",
+        lambda w: f"{API}/auth/signup/",
+        (201,) * 6,
+        body=lambda w, role: {"username": f"new-{role}", "password": "pw-Correct-Horse-9"},
+    ),
+    Case(
+        "login",
+        "post",
+        lambda w: f"{API}/auth/login/",
+        (200,) * 6,
+        body=lambda w, role: {"username": "owner", "password": "pw-Correct-Horse-9"},
+    ),
+    Case("logout", "post", lambda w: f"{API}/auth/logout/", (401, 204, 204, 204, 204, 204)),
+    Case("me", "get", lambda w: f"{API}/me/", (401, 200, 200, 200, 200, 200)),
+    Case(
+        "loop-templates", "get", lambda w: f"{API}/loop-templates/", (401, 200, 200, 200, 200, 200)
+    ),
+    Case("loops-list", "get", lambda w: f"{API}/loops/", (401, 200, 200, 200, 200, 200)),
+    Case(
+        "loops-start",
+        "post",
+        lambda w: f"{API}/loops/",
+        (401, 201, 201, 403, 403, 403),
+        body=lambda w, role: {"template": "ai-lab", "coached": False},
+    ),
+    Case(
+        "loop-detail", "get", lambda w: f"{API}/loops/{w.loop.pk}/", (401, 404, 200, 404, 200, 200)
+    ),
+    Case("stage-detail", "get", stage_url("coding"), (401, 404, 200, 404, 200, 200)),
+    Case(
+        "stage-start",
+        "post",
+        stage_url("coding", "start/"),
+        (401, 404, 200, 404, 200, 200),
+        prepare=coding_pending,
+    ),
+    Case("stage-finish", "post", stage_url("coding", "finish/"), (401, 404, 200, 404, 200, 200)),
+    Case(
+        "answers",
+        "post",
+        stage_url("coding", "answers/"),
+        (401, 404, 200, 404, 403, 403),
+        body=lambda w, role: {"question": w.coding_q.pk, "text": "my plan"},
+    ),
+    Case(
+        "review-comments-create",
+        "post",
+        stage_url("review", "review-comments/"),
+        (401, 404, 201, 404, 403, 403),
+        body=lambda w, role: {"lines": [3, 4], "category": "spof", "text": "one router"},
+        prepare=review_live,
+    ),
+    Case(
+        "review-comments-list",
+        "get",
+        stage_url("review", "review-comments/"),
+        (401, 404, 200, 404, 200, 200),
+    ),
+    Case(
+        "review-score",
+        "get",
+        stage_url("review", "review-score/"),
+        (401, 404, 200, 404, 200, 200),
+        prepare=review_done,
+        owner_may_see=[FLAW_KEY],
+    ),
+    Case("coach-queue", "get", lambda w: f"{API}/coach/queue/", (401, 403, 403, 200, 200, 200)),
+    Case("claim", "post", stage_url("values", "claim/"), (401, 404, 403, 200, 200, 200)),
+    Case(
+        "follow-ups",
+        "post",
+        stage_url("coding", "follow-ups/"),
+        (401, 404, 403, 404, 201, 201),
+        body=lambda w, role: {"follow_up": w.plain_follow_up.pk},
+    ),
+    Case(
+        "notes-create",
+        "post",
+        stage_url("coding", "notes/"),
+        (401, 404, 403, 404, 201, 201),
+        body=lambda w, role: {"text": "good questions"},
+    ),
+    Case("notes-list", "get", stage_url("coding", "notes/"), (401, 404, 403, 404, 200, 200)),
+    Case(
+        "scorecard-put",
+        "put",
+        stage_url("coding", "scorecard/"),
+        (401, 404, 403, 404, 200, 200),
+        body=lambda w, role: {
+            "scores": [{"dimension": "Problem solving", "level": 4, "comment": "sharp"}],
+            "summary": "Strong.",
+            "recommendation": "strong_yes",
+            "private_notes": "SENTINEL-SCORECARD-PRIVATE",
+        },
+    ),
+    Case(
+        "scorecard-get",
+        "get",
+        stage_url("coding", "scorecard/"),
+        (401, 404, 200, 404, 200, 200),
+        prepare=coding_done_with_scorecard,
+    ),
+    Case(
+        "submissions-create",
+        "post",
+        lambda w: f"{API}/submissions/",
+        (401, 404, 202, 404, 403, 403),
+        body=lambda w, role: {
+            "stage": w.coding.pk,
+            "question": w.coding_q.pk,
+            "part": 1,
+            "language": "python",
+            "code": "print(3)\n",
+            "mode": "run",
+        },
+    ),
+    Case(
+        "submission-detail",
+        "get",
+        lambda w: f"{API}/submissions/{w.submission.pk}/",
+        (401, 404, 200, 404, 200, 200),
+    ),
+    Case("events", "get", stage_url("coding", "events/?after=0"), (401, 404, 200, 404, 200, 200)),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_authorisation_matrix(case: Case, role: str, world: World, as_user, monkeypatch):
+    monkeypatch.setattr("interviews.services.submissions._queue_judging", lambda pk: None)
+    if case.prepare:
+        case.prepare(world)
+    client = as_user(world.user(role))
+    kwargs = {"format": "json"}
+    if case.body:
+        kwargs["data"] = case.body(world, role)
+    response = getattr(client, case.method)(case.url(world), **kwargs)
+
+    expected = case.expected[ROLES.index(role)]
+    assert response.status_code == expected, (case.name, role, response.content[:400])
+    if response.status_code >= 400:
+        assert "detail" in response.json()
+
+    if role in ("owner", "other"):
+        text = response.content.decode()
+        for secret in CANDIDATE_SECRETS:
+            if secret in case.owner_may_see:
+                continue
+            assert secret not in text, (case.name, role, secret)
+
+
+@pytest.mark.django_db
+def test_every_route_and_method_is_in_the_matrix(world: World):
+    """A new practice endpoint (or method) must be added to the matrix."""
+    from django.urls import resolve
+
+    from interviews.api import accounts, coach, loops, stages, submissions
+
+    offered = set()
+    for module in (accounts, coach, loops, stages, submissions):
+        for pattern in module.urlpatterns:
+            view = pattern.callback.view_class
+            for method in ("get", "post", "put", "patch", "delete"):
+                if hasattr(view, method):
+                    offered.add((view.__name__, method))
+    covered = {
+        (resolve(case.url(world).split("?")[0]).func.view_class.__name__, case.method)
+        for case in CASES
+    }
+    assert covered == offered
+
+
+@pytest.mark.django_db
+def test_coach_view_does_carry_the_coach_data(world: World, as_user):
+    """The sentinel checks above have teeth: the same stage shows the secrets to its coach."""
+    text = as_user(world.assigned).get(f"{API}/stages/{world.coding.pk}/").content.decode()
+    assert "SENTINEL-FOLLOWUP-COACHNOTES" in text
+    assert "SENTINEL-LOCKED-PART" in text
+    text = as_user(world.assigned).get(f"{API}/stages/{world.coding.pk}/events/").content.decode()
+    assert "SENTINEL-PRIVATE-NOTE" in text
+
+
+@pytest.mark.django_db
+def test_lists_show_only_what_each_role_may_see(world: World, as_user):
+    def loop_ids(user):
+        return {loop["id"] for loop in as_user(user).get(f"{API}/loops/").json()}
+
+    assert loop_ids(world.owner) == {world.loop.pk}
+    assert loop_ids(world.other) == {world.other_loop.pk}
+    assert loop_ids(world.coach) == set()
+    assert loop_ids(world.assigned) == {world.loop.pk}
+    assert loop_ids(world.admin) == {world.loop.pk, world.other_loop.pk}
+
+    # Inside the loop, a coach sees only the stages assigned to them.
+    loop = as_user(world.assigned).get(f"{API}/loops/{world.loop.pk}/").json()
+    assert [s["id"] for s in loop["stages"]] == [world.coding.pk, world.review.pk]
+    loop = as_user(world.owner).get(f"{API}/loops/{world.loop.pk}/").json()
+    assert len(loop["stages"]) == 4
+
+    queue = as_user(world.coach).get(f"{API}/coach/queue/").json()
+    assert [entry["id"] for entry in queue] == [world.values.pk]
+    assert queue[0]["candidate"] == "owner"
+
+
+@pytest.mark.django_db
+def test_claimed_stage_is_hidden_from_other_coaches_and_claim_conflicts(world: World, as_user):
+    coding = f"{API}/stages/{world.coding.pk}"
+    assert as_user(world.coach).get(f"{coding}/").status_code == 404
+    assert as_user(world.coach).get(f"{coding}/events/").status_code == 404
+    assert as_user(world.coach).get(f"{API}/submissions/{world.submission.pk}/").status_code == 404
+    response = as_user(world.coach).post(f"{coding}/claim/")
+    assert response.status_code == 409
+    assert "already claimed" in response.json()["detail"]
+    # The assigned coach claiming again is harmless.
+    assert as_user(world.assigned).post(f"{coding}/claim/").status_code == 200
+    # A stage nobody asked a coach for is not claimable (and not visible) to coaches.
+    assert as_user(world.coach).post(f"{API}/stages/{world.challenge.pk}/claim/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_events_hide_private_events_from_the_candidate(world: World, as_user):
+    url = f"{API}/stages/{world.coding.pk}/events/"
+    owner_types = [e["type"] for e in as_user(world.owner).get(url).json()]
+    coach_types = [e["type"] for e in as_user(world.assigned).get(url).json()]
+    assert "note" not in owner_types
+    assert coach_types == ["stage.status", "stage.claimed", "note"]
+    after = as_user(world.assigned).get(url, {"after": 2}).json()
+    assert [e["seq"] for e in after] == [3]
+    assert as_user(world.owner).get(url, {"after": "x"}).status_code == 400
+    limited = as_user(world.assigned).get(url, {"after": 0, "limit": 1}).json()
+    assert [e["seq"] for e in limited] == [1]
+
+
+@pytest.mark.django_db
+def test_review_score_waits_for_the_candidate_until_the_stage_is_done(world: World, as_user):
+    review_live(world)
+    url = f"{API}/stages/{world.review.pk}/review-score/"
+    response = as_user(world.owner).get(url)
+    assert response.status_code == 409
+    assert FLAW_KEY not in response.content.decode()
+    assert as_user(world.assigned).get(url).status_code == 200
+
+
+@pytest.mark.django_db
+def test_pending_stage_shows_no_questions_to_the_candidate(world: World, as_user):
+    data = as_user(world.owner).get(f"{API}/stages/{world.review.pk}/").json()
+    assert data["status"] == "pending"
+    assert data["questions"] == []
+    data = as_user(world.assigned).get(f"{API}/stages/{world.review.pk}/").json()
+    assert [q["slug"] for q in data["questions"]] == ["doc-review"]

@@ -1,0 +1,115 @@
+"""submission_create: stored as queued and handed to the judge only after commit; the
+rules on stage, part, language and size."""
+
+import sys
+
+import pytest
+
+from interviews import models as m
+from interviews.services import submissions as service
+from interviews.services.errors import InvalidInput, NotAllowed, StateConflict, TooLarge
+from interviews.services.follow_ups import stage_push_follow_up
+
+
+def create(world, **changes):
+    values = {
+        "stage": world.coding,
+        "author": world.owner,
+        "question_id": world.coding_q.pk,
+        "part": 1,
+        "language": "python",
+        "code": "print(3)\n",
+        "mode": "run",
+    }
+    values.update(changes)
+    return service.submission_create(**values)
+
+
+def test_judging_is_queued_on_commit(world, monkeypatch, django_capture_on_commit_callbacks):
+    queued = []
+    monkeypatch.setattr(service, "_queue_judging", queued.append)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        submission = create(world, stdin="4 5\n")
+        assert queued == []
+    assert submission.status == "queued" and submission.stdin == "4 5\n"
+    for callback in callbacks:
+        callback()
+    assert queued == [submission.pk]
+
+
+def test_without_the_sandbox_task_the_submission_stays_queued(world, monkeypatch):
+    monkeypatch.setitem(sys.modules, "sandbox.tasks", None)  # import fails
+    submission = create(world)
+    service._queue_judging(submission.pk)
+    submission.refresh_from_db()
+    assert submission.status == "queued"
+
+
+def test_the_sandbox_task_is_called_when_present(world, monkeypatch):
+    calls = []
+
+    class FakeTask:
+        @staticmethod
+        def delay(pk):
+            calls.append(pk)
+
+    fake = type(sys)("sandbox.tasks")
+    fake.judge_submission = FakeTask
+    monkeypatch.setitem(sys.modules, "sandbox.tasks", fake)
+    service._queue_judging(42)
+    assert calls == [42]
+
+
+def test_rules(world, monkeypatch):
+    monkeypatch.setattr(service, "_queue_judging", lambda pk: None)
+    with pytest.raises(TooLarge):
+        create(world, code="x" * (64 * 1024 + 1))
+    with pytest.raises(NotAllowed):
+        create(world, author=world.other)
+    with pytest.raises(StateConflict):
+        create(world, part=2)  # locked until its follow-up is pushed
+    stage_push_follow_up(stage=world.coding, actor=world.assigned, follow_up=world.unlock_follow_up)
+    assert create(world, part=2).part == 2
+    assert create(world, part=3).part == 3  # never gated
+    with pytest.raises(InvalidInput):
+        create(world, language="cpp")
+    with pytest.raises(InvalidInput):
+        create(world, mode="submit", stdin="1")
+    with pytest.raises(InvalidInput):
+        create(world, question_id=world.review_q.pk)
+    with pytest.raises(StateConflict):
+        create(world, stage=world.challenge)
+    assert m.Submission.objects.filter(stage=world.coding).count() == 3  # world's + 2
+
+
+class Document:
+    def __init__(self, text, language="python"):
+        self.text, self.language = text, language
+
+
+def test_auto_submit_at_the_deadline(world, monkeypatch):
+    monkeypatch.setattr(service, "_queue_judging", lambda pk: None)
+    m.Stage.objects.filter(pk=world.coding.pk).update(status="done")
+    submission = service.submission_create_auto(
+        stage=world.coding, question_id=world.coding_q.pk, document=Document("print(3)")
+    )
+    assert (submission.mode, submission.auto, submission.part, submission.status) == (
+        "submit",
+        True,
+        3,
+        "queued",
+    )
+    assert submission.author == world.owner
+    for document in (Document("  "), Document("x", language="cpp"), Document("x" * 70_000)):
+        assert (
+            service.submission_create_auto(
+                stage=world.coding, question_id=world.coding_q.pk, document=document
+            )
+            is None
+        )
+    assert (
+        service.submission_create_auto(
+            stage=world.coding, question_id=world.review_q.pk, document=Document("x")
+        )
+        is None
+    )
