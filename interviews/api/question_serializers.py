@@ -1,0 +1,136 @@
+"""Serializers of the question bank API.
+
+Two views of a question:
+
+- the **public** view (candidates and coaches): an explicit allow-list of fields — the
+  prompt, the parts open from the start with their sample tests, starters, limits. It is
+  built from `question_public_prefetch`, which never loads hidden tests, locked parts,
+  follow-ups or planted flaws, so they cannot leak by accident;
+- the **admin** view: the bank-file dict (`question_to_dict`) plus `id`, `version`,
+  `status` and `verified_at` — what an admin edits and PUTs back.
+
+Writes take the bank-file question dict, validated by `interviews.services.bank`;
+`QuestionWriteSerializer` only documents that body in the OpenAPI schema.
+"""
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from interviews.models import Question
+from interviews.models.bank import QuestionKind
+from interviews.services.bank import question_to_dict
+
+
+class QuestionSampleSerializer(serializers.Serializer):
+    input = serializers.CharField()
+    output = serializers.CharField()
+
+
+class PublicPartSerializer(serializers.Serializer):
+    number = serializers.IntegerField(source="position", help_text="1-based.")
+    title = serializers.CharField()
+    prompt = serializers.CharField()
+    samples = QuestionSampleSerializer(many=True, source="sample_tests")
+    hidden_count = serializers.IntegerField(help_text="How many hidden tests judge a submit.")
+
+
+class PublicCodingSerializer(serializers.Serializer):
+    languages = serializers.ListField(child=serializers.CharField())
+    io = serializers.CharField()
+    entrypoint = serializers.CharField()
+    time_limit_ms = serializers.IntegerField()
+    memory_limit_mb = serializers.IntegerField()
+    checker = serializers.CharField()
+    starter = serializers.DictField(child=serializers.CharField())
+    parts = PublicPartSerializer(
+        many=True, source="open_parts", help_text="Parts open from the start."
+    )
+
+
+class PublicReviewSerializer(serializers.Serializer):
+    document = serializers.CharField()
+
+
+class QuestionPublicSerializer(serializers.Serializer):
+    """A published question as a candidate may see it."""
+
+    id = serializers.IntegerField()
+    slug = serializers.CharField()
+    version = serializers.IntegerField()
+    kind = serializers.CharField()
+    title = serializers.CharField()
+    difficulty = serializers.CharField()
+    tags = serializers.ListField(child=serializers.CharField())
+    prompt = serializers.CharField()
+    rubric = serializers.CharField(source="rubric.slug", allow_null=True, read_only=True)
+    coding = serializers.SerializerMethodField()
+    review = serializers.SerializerMethodField()
+
+    @extend_schema_field(PublicCodingSerializer(allow_null=True))
+    def get_coding(self, question: Question) -> dict | None:
+        if question.kind != QuestionKind.CODING:
+            return None
+        return PublicCodingSerializer(question).data
+
+    @extend_schema_field(PublicReviewSerializer(allow_null=True))
+    def get_review(self, question: Question) -> dict | None:
+        if question.kind != QuestionKind.REVIEW:
+            return None
+        return PublicReviewSerializer(question).data
+
+
+class QuestionAdminSerializer(serializers.Serializer):
+    """A question version with everything: the bank-file dict plus its identity and state."""
+
+    id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    status = serializers.CharField()
+    verified_at = serializers.DateTimeField(allow_null=True)
+    slug = serializers.CharField()
+    kind = serializers.CharField()
+    title = serializers.CharField()
+    difficulty = serializers.CharField()
+    tags = serializers.ListField(child=serializers.CharField())
+    prompt = serializers.CharField()
+    coding = serializers.JSONField(required=False, help_text="Bank-file `coding` block.")
+    follow_ups = serializers.JSONField(required=False, help_text="Bank-file `follow_ups`.")
+    review = serializers.JSONField(required=False, help_text="Bank-file `review` block.")
+    rubric = serializers.CharField(required=False)
+
+    def to_representation(self, question: Question) -> dict[str, Any]:
+        bank_dict = question_to_dict(question)
+        bank_dict.pop("status", None)
+        return {
+            "id": question.pk,
+            "version": question.version,
+            "status": question.status,
+            "verified_at": self.fields["verified_at"].to_representation(question.verified_at)
+            if question.verified_at
+            else None,
+            **bank_dict,
+        }
+
+
+class QuestionWriteSerializer(serializers.Serializer):
+    """A question as in a bank file (see DESIGN.md, "Question bank file format");
+    validated by the bank service, errors keyed by field path."""
+
+    slug = serializers.CharField()
+    kind = serializers.ChoiceField(choices=QuestionKind.choices)
+    status = serializers.CharField(required=False, help_text="draft (default) | published")
+    title = serializers.CharField()
+    difficulty = serializers.CharField(required=False)
+    tags = serializers.ListField(child=serializers.CharField(), required=False)
+    prompt = serializers.CharField()
+    coding = serializers.JSONField(required=False)
+    follow_ups = serializers.JSONField(required=False)
+    review = serializers.JSONField(required=False)
+    rubric = serializers.CharField(required=False)
+
+
+class VerificationResultSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    failures = serializers.ListField(child=serializers.CharField())
+    question = QuestionAdminSerializer()
