@@ -1,0 +1,5 @@
+import { Home } from "./pages/Home";
+
+export function App() {
+  return <Home />;
+}
