@@ -1,0 +1,528 @@
+"""Docker side of the sandbox: one hardened container per job, optionally pre-warmed.
+
+A job's container runs ``sandbox/runner.py`` as PID 1. The worker delivers the job as
+one JSON line on the container's stdin through an *attach* connection and reads the
+runner's frames back on the same connection (protocol in ``sandbox/runner.py``). No
+host directory is mounted and nothing the job prints is logged on the host (log driver
+``none``): the attach stream is the only way out, and its size is capped.
+
+Hardening of every container (contract in DESIGN.md "Sandbox"): ``network_mode=none``,
+read-only root, tmpfs ``/work`` and ``/tmp`` (``noexec`` except ``/work`` for compiled
+languages, which must exec their binary), uid 10001, ``cap_drop=ALL``,
+``no-new-privileges``, pids / memory (= memory+swap) / CPU limits, ``nofile`` and core
+ulimits, an explicit environment (nothing of the worker's), labels for the orphan sweep,
+``auto_remove`` plus an explicit forced removal, and a host-side wall-clock deadline.
+
+Warm pool: ``Engine`` keeps up to ``pool_size`` started, idle containers per limit
+profile it has seen (the runner blocks reading its job). A container serves exactly one
+job and is then removed; when the job ends, a replacement starts in the background.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import socket
+import threading
+import time
+import uuid
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+LABEL = "mockloop.sandbox"
+LABEL_OWNER = "mockloop.sandbox.owner"
+LABEL_EXPIRES = "mockloop.sandbox.expires"
+LABEL_JOB = "mockloop.sandbox.job"
+LABEL_LANGUAGE = "mockloop.sandbox.language"
+RUNNER_UID = "10001:10001"
+CONTAINER_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "LANG": "C.UTF-8",
+    "HOME": "/tmp",
+}
+COMPILED = {"cpp"}
+STDERR_CAP = 64 * 1024  # the runner's own diagnostics
+MAX_JOB_SECONDS = 900  # sweep backstop for containers whose worker vanished
+
+
+class SandboxUnavailable(RuntimeError):
+    """Infrastructure failure (engine down, image missing): retry, do not blame the code."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Everything fixed at container creation; pooled containers are keyed by it."""
+
+    language: str
+    image: str
+    memory_mb: int
+    pids: int = 64
+    nano_cpus: int = 1_000_000_000
+    tmpfs_mb: int = 64
+
+
+@dataclass
+class Frame:
+    header: dict
+    payloads: list[bytes] = field(default_factory=list)
+
+
+@dataclass
+class RawRun:
+    """What came back from one container."""
+
+    frames: list[Frame] = field(default_factory=list)
+    finished: bool = False  # the runner sent "done"
+    error: str = ""  # the runner's or the engine's own failure
+    host_killed: bool = False  # the host-side deadline fired
+    runner_stderr: bytes = b""
+    container_id: str = ""
+    warm: bool = False
+    acquire_ms: float = 0.0
+    total_ms: float = 0.0
+
+
+def _owner() -> str:
+    return f"{socket.gethostname()}/{os.getpid()}"
+
+
+def _api(client):
+    return getattr(client, "api", client)
+
+
+def docker_client():
+    try:
+        import docker
+
+        return docker.from_env(timeout=30)
+    except Exception as exc:  # noqa: BLE001 - DockerException and friends
+        raise SandboxUnavailable(f"Docker engine unavailable: {exc}") from exc
+
+
+class Engine:
+    def __init__(
+        self,
+        client=None,
+        *,
+        pool_size: int | None = None,
+        idle_timeout_s: int = 600,
+    ) -> None:
+        self._client = client
+        self._pid = os.getpid()
+        self.created_pid = os.getpid()
+        self.pool_size = (
+            int(os.environ.get("MOCKLOOP_SANDBOX_POOL", "1")) if pool_size is None else pool_size
+        )
+        self.idle_timeout_s = idle_timeout_s
+        self._lock = threading.Lock()
+        self._pool: dict[Profile, deque[tuple[str, float]]] = {}
+        self._wanted: dict[Profile, float] = {}
+        self._live: set[str] = set()
+        self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sandbox-bg")
+        self._filling = False
+        self._closed = False
+
+    # --------------------------------------------------------------------- plumbing
+
+    @property
+    def api(self):
+        if self._client is None or self._pid != os.getpid():
+            self._client, self._pid = docker_client(), os.getpid()
+        return _api(self._client)
+
+    def live_containers(self) -> set[str]:
+        """Ids this engine created and has not removed yet (pool and running jobs)."""
+        with self._lock:
+            return set(self._live)
+
+    def _create(self, profile: Profile, job_id: str) -> str:
+        import docker.errors
+        from docker.types import LogConfig, Ulimit
+
+        api = self.api
+        work_opts = f"rw,nosuid,nodev,size={profile.tmpfs_mb}m,uid=10001,gid=10001,mode=0700"
+        # Docker's tmpfs default is noexec; only compiled languages get an exec /work
+        work_opts += ",exec" if profile.language in COMPILED else ",noexec"
+        expires = int(time.time()) + self.idle_timeout_s + MAX_JOB_SECONDS
+        host_config = api.create_host_config(
+            network_mode="none",
+            read_only=True,
+            tmpfs={
+                "/work": work_opts,
+                "/tmp": f"rw,nosuid,nodev,noexec,size={profile.tmpfs_mb}m,mode=1777",
+            },
+            cap_drop=["ALL"],
+            security_opt=["no-new-privileges:true"],
+            pids_limit=profile.pids,
+            mem_limit=f"{profile.memory_mb}m",
+            memswap_limit=f"{profile.memory_mb}m",
+            nano_cpus=profile.nano_cpus,
+            shm_size="8m",
+            ulimits=[
+                Ulimit(name="nofile", soft=1024, hard=1024),
+                Ulimit(name="core", soft=0, hard=0),
+            ],
+            log_config=LogConfig(type=LogConfig.types.NONE),
+            oom_score_adj=500,
+            auto_remove=True,
+            init=False,
+        )
+        try:
+            created = api.create_container(
+                profile.image,
+                hostname="sandbox",
+                user=RUNNER_UID,
+                stdin_open=True,
+                tty=False,
+                network_disabled=True,
+                environment={**CONTAINER_ENV, "MOCKLOOP_IDLE_TIMEOUT_S": str(self.idle_timeout_s)},
+                labels={
+                    LABEL: "1",
+                    LABEL_OWNER: _owner(),
+                    LABEL_EXPIRES: str(expires),
+                    LABEL_JOB: job_id,
+                    LABEL_LANGUAGE: profile.language,
+                },
+                working_dir="/work",
+                host_config=host_config,
+                use_config_proxy=False,
+            )
+        except docker.errors.ImageNotFound as exc:
+            raise SandboxUnavailable(
+                f"runner image {profile.image} is missing; run "
+                "`python -m sandbox.images.build ensure`"
+            ) from exc
+        except docker.errors.DockerException as exc:
+            raise SandboxUnavailable(f"cannot create a sandbox container: {exc}") from exc
+        cid = created["Id"]
+        with self._lock:
+            self._live.add(cid)
+        try:
+            api.start(cid)
+        except docker.errors.DockerException as exc:
+            self._remove(cid)
+            raise SandboxUnavailable(f"cannot start a sandbox container: {exc}") from exc
+        return cid
+
+    def _remove(self, cid: str) -> None:
+        import docker.errors
+
+        with contextlib.suppress(docker.errors.NotFound, docker.errors.APIError):
+            self.api.remove_container(cid, force=True)
+        with self._lock:
+            self._live.discard(cid)
+
+    def _kill(self, cid: str) -> None:
+        import docker.errors
+
+        with contextlib.suppress(docker.errors.NotFound, docker.errors.APIError):
+            self.api.kill(cid)
+
+    # --------------------------------------------------------------------- pool
+
+    def _take(self, profile: Profile) -> str | None:
+        now = time.monotonic()
+        with self._lock:
+            queue = self._pool.get(profile)
+            while queue:
+                cid, born = queue.popleft()
+                if now - born < self.idle_timeout_s - 30:
+                    return cid
+                self._background.submit(self._remove, cid)
+        return None
+
+    def prewarm(self, profile: Profile, *, wait: bool = False) -> None:
+        """Ask for ``pool_size`` idle containers of ``profile`` (filled in the background)."""
+        if self.pool_size <= 0:
+            return
+        with self._lock:
+            self._wanted[profile] = time.monotonic()
+        future = self._schedule_fill()
+        if wait and future is not None:
+            future.result()
+
+    def _schedule_fill(self):
+        with self._lock:
+            if self._filling or self._closed:
+                return None
+            self._filling = True
+        return self._background.submit(self._fill)
+
+    def _fill(self) -> None:
+        try:
+            while True:
+                with self._lock:
+                    if self._closed:
+                        return
+                    now = time.monotonic()
+                    todo = None
+                    for profile, last in list(self._wanted.items()):
+                        if now - last > self.idle_timeout_s:
+                            del self._wanted[profile]
+                            continue
+                        if len(self._pool.setdefault(profile, deque())) < self.pool_size:
+                            todo = profile
+                            break
+                    if todo is None:
+                        return
+                try:
+                    cid = self._create(todo, "pool")
+                except SandboxUnavailable:
+                    return
+                with self._lock:
+                    self._pool.setdefault(todo, deque()).append((cid, time.monotonic()))
+        finally:
+            with self._lock:
+                self._filling = False
+
+    def close(self) -> None:
+        """Remove every container this engine still holds (idle pool included)."""
+        with self._lock:
+            self._closed = True
+            pooled = [cid for queue in self._pool.values() for cid, _ in queue]
+            self._pool.clear()
+        for cid in pooled:
+            self._remove(cid)
+        self._background.shutdown(wait=True)
+        for cid in self.live_containers():
+            self._remove(cid)
+
+    def drain(self) -> None:
+        """Wait until background removals and refills queued so far have run."""
+        if not self._closed:
+            self._background.submit(lambda: None).result()
+
+    # --------------------------------------------------------------------- jobs
+
+    def run(
+        self,
+        profile: Profile,
+        job: dict,
+        *,
+        deadline_s: float,
+        max_output_bytes: int,
+        job_id: str | None = None,
+        on_frame=None,
+    ) -> RawRun:
+        """Run one job in a fresh container; never raises for what the code does."""
+        started = time.monotonic()
+        raw = RawRun()
+        job_id = job_id or uuid.uuid4().hex
+        line = json.dumps(job, separators=(",", ":")).encode() + b"\n"
+        cid = None
+        clean = False
+        try:
+            cid, sock = self._acquire(profile, job_id, raw)
+            raw.acquire_ms = (time.monotonic() - started) * 1000
+            try:
+                sock.settimeout(max(1.0, deadline_s))
+                sock.sendall(line)
+                clean = self._read(sock, raw, started + deadline_s, max_output_bytes, on_frame)
+            finally:
+                with contextlib.suppress(OSError):
+                    sock.close()
+        finally:
+            if cid is not None:
+                if not clean:
+                    self._kill(cid)  # stop it now; removal can happen in the background
+                self._background.submit(self._remove, cid)
+            if self.pool_size > 0:  # replace the container, ready for the next job
+                with self._lock:
+                    self._wanted[profile] = time.monotonic()
+                self._schedule_fill()
+            raw.total_ms = (time.monotonic() - started) * 1000
+        return raw
+
+    def _acquire(self, profile: Profile, job_id: str, raw: RawRun):
+        """A started container for this job, attached: a warm one if possible."""
+        cid = self._take(profile)
+        if cid is not None:
+            try:
+                raw.container_id, raw.warm = cid, True
+                return cid, self._attach(cid)
+            except SandboxUnavailable:  # the idle container is gone (idle timeout)
+                self._background.submit(self._remove, cid)
+        cid = self._create(profile, job_id)
+        raw.container_id, raw.warm = cid, False
+        try:
+            return cid, self._attach(cid)
+        except BaseException:
+            self._kill(cid)
+            self._background.submit(self._remove, cid)
+            raise
+
+    def _attach(self, cid: str):
+        import docker.errors
+
+        try:
+            sock = self.api.attach_socket(
+                cid, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1}
+            )
+        except docker.errors.DockerException as exc:
+            raise SandboxUnavailable(f"cannot attach to the sandbox container: {exc}") from exc
+        return getattr(sock, "_sock", sock)
+
+    def _read(self, sock, raw: RawRun, deadline: float, cap: int, on_frame) -> bool:
+        """Demultiplex the attach stream and parse frames; True if the runner finished."""
+        buf = bytearray()
+        header: dict | None = None
+        sizes: list[int] = []
+        total = 0
+        stream = _Demux(sock, deadline)
+        while True:
+            try:
+                chunk = stream.next()
+            except TimeoutError:
+                raw.host_killed = True
+                raw.error = "the job exceeded its overall deadline"
+                return False
+            except OSError as exc:
+                raw.error = f"lost the sandbox connection: {exc}"
+                return False
+            if chunk is None:
+                break
+            kind, data = chunk
+            if kind == 2:
+                if len(raw.runner_stderr) < STDERR_CAP:
+                    raw.runner_stderr += data[: STDERR_CAP - len(raw.runner_stderr)]
+                continue
+            total += len(data)
+            if total > cap:
+                raw.error = f"the runner sent more than {cap} bytes"
+                return False
+            buf += data
+            while True:
+                if header is None:
+                    nl = buf.find(b"\n")
+                    if nl < 0:
+                        break
+                    try:
+                        header = json.loads(bytes(buf[:nl]))
+                    except ValueError:
+                        raw.error = f"bad frame from the runner: {bytes(buf[:80])!r}"
+                        return False
+                    del buf[: nl + 1]
+                    sizes = [int(v) for k, v in header.items() if k.endswith("_bytes")]
+                if len(buf) < sum(sizes):
+                    break
+                payloads, offset = [], 0
+                for size in sizes:
+                    payloads.append(bytes(buf[offset : offset + size]))
+                    offset += size
+                del buf[:offset]
+                frame, header = Frame(header, payloads), None
+                kind_ = frame.header.get("type")
+                if kind_ == "error":
+                    raw.error = str(frame.header.get("message", "runner error"))
+                elif kind_ == "done":
+                    raw.finished = True
+                else:
+                    raw.frames.append(frame)
+                    if on_frame is not None:
+                        on_frame(frame)
+        if not raw.finished and not raw.error:
+            raw.error = "the runner stopped without finishing" + (
+                f": {raw.runner_stderr[-2000:].decode(errors='replace')}"
+                if raw.runner_stderr
+                else ""
+            )
+        return raw.finished
+
+
+class _Demux:
+    """Reads Docker's multiplexed attach stream: 8-byte header (stream, size) + data."""
+
+    def __init__(self, sock, deadline: float) -> None:
+        self.sock = sock
+        self.deadline = deadline
+
+    def _recv_exact(self, n: int) -> bytes | None:
+        parts, got = [], 0
+        while got < n:
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            self.sock.settimeout(remaining)
+            chunk = self.sock.recv(min(n - got, 1 << 20))  # socket.timeout is TimeoutError
+            if not chunk:
+                if got:
+                    raise OSError("truncated attach stream")
+                return None
+            parts.append(chunk)
+            got += len(chunk)
+        return b"".join(parts)
+
+    def next(self) -> tuple[int, bytes] | None:
+        header = self._recv_exact(8)
+        if header is None:
+            return None
+        size = int.from_bytes(header[4:8], "big")
+        data = self._recv_exact(size) if size else b""
+        if data is None:
+            raise OSError("truncated attach stream")
+        return header[0], data
+
+
+# ------------------------------------------------------------------------------- sweep
+
+
+def sweep_orphans(client=None, *, everything: bool = False, keep: set[str] | None = None):
+    """Remove sandbox containers nobody will use: their worker is gone or they expired.
+
+    Run at worker start. A container is an orphan if its owner (``host/pid`` label) is
+    this host and that process is dead, or if its ``expires`` label has passed (covers
+    workers on other hosts that vanished). ``everything=True`` removes all of them
+    (tests, ``manage.py`` ops). Returns the removed container ids.
+    """
+    import docker.errors
+
+    api = _api(client or docker_client())
+    keep = keep or set()
+    host = socket.gethostname()
+    now = time.time()
+    removed = []
+    for info in api.containers(all=True, filters={"label": LABEL}):
+        cid, labels = info["Id"], info.get("Labels") or {}
+        if cid in keep:
+            continue
+        orphan = everything
+        owner_host, _, owner_pid = labels.get(LABEL_OWNER, "/").partition("/")
+        if owner_host == host and owner_pid.isdigit():
+            pid = int(owner_pid)
+            if pid != os.getpid() and not _pid_alive(pid):
+                orphan = True
+        with contextlib.suppress(ValueError):
+            if float(labels.get(LABEL_EXPIRES, "inf")) < now:
+                orphan = True
+        if orphan:
+            with contextlib.suppress(docker.errors.NotFound, docker.errors.APIError):
+                api.remove_container(cid, force=True)
+                removed.append(cid)
+    return removed
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+_default: Engine | None = None
+_default_lock = threading.Lock()
+
+
+def get_engine() -> Engine:
+    """The process-wide engine (a new one after fork, e.g. in a prefork Celery child)."""
+    global _default
+    with _default_lock:
+        if _default is None or _default.created_pid != os.getpid():
+            _default = Engine()
+            atexit.register(_default.close)
+        return _default

@@ -1,0 +1,1 @@
+"""Runner images: one Dockerfile per language plus the offline build (build.py)."""

@@ -1,0 +1,504 @@
+"""In-container harness: compile once, run every test with per-test limits, stream results.
+
+This file runs *inside* the runner image as PID 1, as the unprivileged ``runner`` user,
+with the image's own ``python3`` and only the standard library. It never sees expected
+outputs: the worker compares outputs (see ``sandbox.judge``).
+
+Protocol (version 1)
+--------------------
+Host → runner, on stdin: one line, a JSON object terminated by ``\\n``::
+
+    {"protocol": 1, "language": "python" | "javascript" | "cpp",
+     "io": "stdio" | "function", "entrypoint": "solve" | null, "code": "...",
+     "limits": {"time_ms": 2000, "wall_ms": 5000, "memory_kb": 262144,
+                "output_bytes": 8388608, "stderr_bytes": 65536,
+                "compile_ms": 20000, "compile_output_bytes": 65536},
+     "tests": ["<stdin of test 0>", ...]}
+
+For ``io: function`` each test string is the JSON array of arguments.
+
+Runner → host, on stdout: a sequence of frames. A frame is one JSON header line, then
+exactly the payload bytes its header announces (``*_bytes`` fields, in the order listed)::
+
+    {"type": "hello", "protocol": 1}
+    {"type": "compile", "ok": bool, "time_ms": n, "exit_code": n, "output_bytes": n} + output
+    {"type": "test", "index": i, "status": "ok", "exit_code": n | null,
+     "signal": n | null, "time_ms": cpu, "wall_ms": n, "memory_kb": maxrss,
+     "oom_killed": bool, "wall_timeout": bool, "stdout_size": n,
+     "stdout_bytes": n, "stderr_bytes": m} + stdout + stderr
+    {"type": "error", "message": "..."}          # the runner itself failed
+    {"type": "done"}
+
+``stdout`` is capped at ``output_bytes + 1`` (so the host can tell "exactly at the cap"
+from "over it"); ``stdout_size`` is the size the program produced, up to that cap.
+Stderr is reduced to its head and tail (``stderr_bytes`` in total). While idle (a warm
+container waiting for its job) the runner exits after ``MOCKLOOP_IDLE_TIMEOUT_S``.
+
+Why these mechanics:
+- PID 1 in its own PID namespace: candidate processes (same uid) cannot signal it, and
+  ``kill(-1, SIGKILL)`` after each test removes every leftover, whatever its session or
+  process group. Leftovers are killed, never waited for.
+- stdin/stdout/stderr of a test are ``memfd`` files, not pipes: no pump loop, no
+  deadlock, and ``RLIMIT_FSIZE`` caps what a test can write (SIGXFSZ / EFBIG).
+- Memory is enforced by the container's cgroup; the child's ``oom_score_adj`` is 1000
+  so the kernel kills it (not the runner). ``memory_kb`` is ``ru_maxrss`` from wait4;
+  as the child is forked from the runner it has a floor of about 9 MB (the runner's own
+  resident size at fork), which only matters for tiny C++ programs.
+- The runner marks itself non-dumpable, so a candidate cannot ptrace it or read its
+  memory (where the other tests' inputs are).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import resource
+import select
+import signal
+import sys
+import time
+
+PROTOCOL = 1
+WORK = os.environ.get("MOCKLOOP_WORK", "/work")
+TMP = os.environ.get("MOCKLOOP_TMP", "/tmp")
+WRAPPERS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "wrappers")
+CHILD_PATH = "/usr/local/bin:/usr/bin:/bin"
+IS_INIT = os.getpid() == 1
+
+
+# ---------------------------------------------------------------------------- output
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def emit(header: dict, *payloads: bytes) -> None:
+    line = json.dumps(header, separators=(",", ":")).encode() + b"\n"
+    if sum(map(len, payloads)) < 65536:
+        _write_all(1, b"".join((line, *payloads)))
+        return
+    _write_all(1, line)
+    for payload in payloads:
+        _write_all(1, payload)
+
+
+# ---------------------------------------------------------------------------- setup
+
+
+def _make_undumpable() -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
+    except Exception:  # pragma: no cover - ctypes missing: the cgroup limits still hold
+        pass
+
+
+def _read_job(idle_timeout: float) -> dict | None:
+    buf = bytearray()
+    deadline = time.monotonic() + idle_timeout
+    while True:
+        if not buf:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            ready, _, _ = select.select([0], [], [], remaining)
+            if not ready:
+                return None
+        chunk = os.read(0, 1 << 20)
+        if not chunk:
+            return None if not buf else json.loads(buf)
+        buf += chunk
+        if buf.endswith(b"\n"):
+            return json.loads(buf)
+
+
+def _oom_kills() -> int:
+    for path in ("/sys/fs/cgroup/memory.events", "/sys/fs/cgroup/memory/memory.oom_control"):
+        try:
+            with open(path) as fh:
+                for line in fh:
+                    key, _, value = line.partition(" ")
+                    if key == "oom_kill":
+                        return int(value)
+        except OSError:
+            continue
+    return -1
+
+
+def _memfd(name: str, data: bytes = b"") -> int:
+    fd = os.memfd_create(name, os.MFD_CLOEXEC)
+    if data:
+        _write_all(fd, data)
+        os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+def _read_head(fd: int, limit: int) -> tuple[bytes, int]:
+    size = os.fstat(fd).st_size
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks, left = [], min(size, limit)
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks), size
+
+
+def _read_head_tail(fd: int, limit: int) -> bytes:
+    size = os.fstat(fd).st_size
+    if size <= limit:
+        return _read_head(fd, limit)[0]
+    half = limit // 2
+    head = os.pread(fd, half, 0)
+    tail = os.pread(fd, half, size - half)
+    return head + b"\n...[%d bytes omitted]...\n" % (size - 2 * half) + tail
+
+
+def _child_env(extra: dict | None = None) -> dict:
+    env = {"PATH": CHILD_PATH, "LANG": "C.UTF-8", "HOME": TMP, "TMPDIR": TMP}
+    if extra:
+        env.update(extra)
+    return env
+
+
+# ---------------------------------------------------------------------------- processes
+
+
+def _kill_leftovers(pgid: int | None) -> None:
+    """SIGKILL everything but ourselves and reap it; bounded, never waits on a live child."""
+    deadline = time.monotonic() + 2.0
+    while True:
+        try:
+            if IS_INIT:
+                os.kill(-1, signal.SIGKILL)
+            elif pgid:
+                os.killpg(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        alive = False
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                alive = True
+                break
+        if not alive or time.monotonic() > deadline:
+            return
+        time.sleep(0.001)
+
+
+def _spawn(argv, env, stdin_fd, out_fd, err_fd, *, cpu_s, fsize, memory_kb) -> int:
+    pid = os.fork()
+    if pid:
+        return pid
+    try:  # child: never return into the runner
+        os.setpgid(0, 0)
+        os.dup2(stdin_fd, 0)
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        # fds are O_CLOEXEC anyway; close_range may be refused by seccomp, so bound the loop
+        os.closerange(3, min(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 4096))
+        for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGXCPU, signal.SIGINT):
+            signal.signal(sig, signal.SIG_DFL)
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        _, stack_hard = resource.getrlimit(resource.RLIMIT_STACK)
+        stack = memory_kb * 1024
+        if stack_hard != resource.RLIM_INFINITY:
+            stack = min(stack, stack_hard)
+        resource.setrlimit(resource.RLIMIT_STACK, (stack, stack_hard))
+        try:
+            with open("/proc/self/oom_score_adj", "w") as fh:
+                fh.write("1000")
+        except OSError:
+            pass
+        os.chdir(WORK)
+        os.execve(argv[0], argv, env)
+    except BaseException as exc:  # noqa: BLE001 - report anything, then die
+        try:
+            os.write(2, f"mockloop-runner: cannot start {argv[0]}: {exc}\n".encode())
+        finally:
+            os._exit(127)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def run_process(argv, env, stdin: bytes, *, time_ms, wall_ms, memory_kb, fsize, stderr_cap):
+    """Run one process to completion or limit; return (result dict, stdout fd, stderr bytes)."""
+    in_fd = _memfd("stdin", stdin)
+    out_fd = _memfd("stdout")
+    err_fd = _memfd("stderr")
+    oom_before = _oom_kills()
+    cpu_s = max(1, math.ceil(time_ms / 1000) + 1)
+    start = time.monotonic()
+    pid = _spawn(argv, env, in_fd, out_fd, err_fd, cpu_s=cpu_s, fsize=fsize, memory_kb=memory_kb)
+    os.close(in_fd)
+    wall_timeout = False
+    deadline = start + wall_ms / 1000
+    waited = _wait_until(pid, deadline)
+    if waited is None:
+        wall_timeout = True
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+        _, status, usage = os.wait4(pid, 0)
+    else:
+        status, usage = waited
+    wall = time.monotonic() - start
+    _kill_leftovers(pid)
+    oom_after = _oom_kills()
+    result = {
+        "exit_code": os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else None,
+        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+        "time_ms": round((usage.ru_utime + usage.ru_stime) * 1000),
+        "wall_ms": round(wall * 1000),
+        "memory_kb": usage.ru_maxrss,
+        "oom_killed": oom_before >= 0 and oom_after > oom_before,
+        "wall_timeout": wall_timeout,
+    }
+    stderr = _read_head_tail(err_fd, stderr_cap)
+    os.close(err_fd)
+    return result, out_fd, stderr
+
+
+def _wait_until(pid: int, deadline: float):
+    """Wait for ``pid`` until ``deadline``; (status, rusage) or None if still running."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # pragma: no cover - kernels before 5.3
+        pidfd = None
+    try:
+        poller = select.poll()
+        if pidfd is not None:
+            poller.register(pidfd, select.POLLIN)
+        while True:
+            wpid, status, usage = os.wait4(pid, os.WNOHANG)
+            if wpid:
+                return status, usage
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            if pidfd is not None:
+                poller.poll(max(1, math.ceil(remaining * 1000)))
+            else:  # pragma: no cover
+                time.sleep(min(remaining, 0.002))
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+
+
+def _clean_scratch(keep: set[str]) -> None:
+    """Each test starts with the same files: remove what a previous test left behind."""
+    for base in (WORK, TMP):
+        try:
+            entries = list(os.scandir(base))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.path in keep:
+                continue
+            _remove_tree(entry.path)
+
+
+def _remove_tree(path: str) -> None:
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.chmod(path, 0o700)
+            for entry in os.scandir(path):
+                _remove_tree(entry.path)
+            os.rmdir(path)
+        else:
+            os.unlink(path)
+    except OSError:
+        pass
+
+
+# ---------------------------------------------------------------------------- languages
+
+
+def prepare(job: dict) -> tuple[list[str], dict, set[str]]:
+    """Write the source; compile if needed. Returns the argv, env and files to keep."""
+    language, io_mode, code = job["language"], job.get("io", "stdio"), job["code"]
+    limits = job["limits"]
+    entry = job.get("entrypoint") or ""
+    memory_mb = max(16, limits["memory_kb"] // 1024)
+    if language == "python":
+        src = os.path.join(WORK, "main.py")
+        _write_text(src, code)
+        message = _python_syntax_error(code, src, limits.get("compile_ms", 20000))
+        if message is not None:
+            emit_compile(False, 0, 1, message.encode()[: limits.get("compile_output_bytes", 65536)])
+            return [], {}, set()
+        if io_mode == "function":
+            argv = [sys.executable, "-B", os.path.join(WRAPPERS, "function_python.py"), entry, src]
+        else:
+            argv = [sys.executable, "-B", src]
+        return argv, _child_env({"PYTHONDONTWRITEBYTECODE": "1"}), {src}
+    if language == "javascript":
+        src = os.path.join(WORK, "main.js")
+        node = ["/usr/bin/node", f"--max-old-space-size={memory_mb}"]
+        if io_mode == "function":
+            footer = (
+                "\n;globalThis.__mockloop_entry = "
+                f"(typeof {entry} === 'function') ? {entry} : undefined;\n"
+            )
+            _write_text(src, code + footer)
+            argv = [*node, os.path.join(WRAPPERS, "function_node.js"), entry, src]
+        else:
+            _write_text(src, code)
+            argv = [*node, src]
+        return argv, _child_env(), {src}
+    if language == "cpp":
+        if io_mode != "stdio":
+            raise ValueError("cpp supports io: stdio only")
+        src, binary = os.path.join(WORK, "main.cpp"), os.path.join(WORK, "main")
+        _write_text(src, code)
+        compile_ms = limits.get("compile_ms", 20000)
+        cap = limits.get("compile_output_bytes", 65536)
+        argv = ["/usr/bin/g++", "-O2", "-std=c++17", "-pipe", "-o", binary, src]
+        result, out_fd, err = run_process(
+            argv,
+            _child_env(),
+            b"",
+            time_ms=compile_ms,
+            wall_ms=compile_ms * 2,
+            memory_kb=limits.get("compile_memory_kb", 1 << 20),
+            fsize=256 << 20,
+            stderr_cap=cap,
+        )
+        out, _ = _read_head(out_fd, cap)
+        os.close(out_fd)
+        message = (out + err)[:cap]
+        ok = result["exit_code"] == 0 and os.path.exists(binary)
+        if not ok and (result["wall_timeout"] or result["time_ms"] > compile_ms):
+            message += b"\ncompilation exceeded its time limit"
+        emit_compile(ok, result["time_ms"], result["exit_code"], message)
+        if not ok:
+            return [], {}, set()
+        return [binary], _child_env(), {src, binary}
+    raise ValueError(f"unsupported language {language!r}")
+
+
+def _python_syntax_error(code: str, src: str, limit_ms: int) -> str | None:
+    """Byte-compile in a forked child (a hostile source must not crash PID 1)."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        try:
+            os.close(read_fd)
+            resource.setrlimit(
+                resource.RLIMIT_CPU, (max(1, limit_ms // 1000), limit_ms // 1000 + 1)
+            )
+            try:
+                compile(code, src, "exec", dont_inherit=True)
+                os._exit(0)
+            except BaseException as exc:  # noqa: BLE001 - SyntaxError, RecursionError, ...
+                import traceback
+
+                text = "".join(traceback.format_exception_only(type(exc), exc))
+                os.write(write_fd, text.encode(errors="replace")[:65536])
+                os._exit(1)
+        finally:
+            os._exit(2)
+    os.close(write_fd)
+    waited = _wait_until(pid, time.monotonic() + limit_ms / 1000)
+    if waited is None:
+        os.kill(pid, signal.SIGKILL)
+        waited = os.wait4(pid, 0)[1:]
+    status = waited[0]
+    chunks = []
+    while chunk := os.read(read_fd, 65536):
+        chunks.append(chunk)
+    os.close(read_fd)
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+        return None
+    return b"".join(chunks).decode(errors="replace") or "the source could not be compiled\n"
+
+
+def emit_compile(ok: bool, time_ms: int, exit_code, output: bytes) -> None:
+    emit(
+        {
+            "type": "compile",
+            "ok": ok,
+            "time_ms": time_ms,
+            "exit_code": exit_code,
+            "output_bytes": len(output),
+        },
+        output,
+    )
+
+
+def _write_text(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.chmod(path, 0o444)
+
+
+# ---------------------------------------------------------------------------- main
+
+
+def run_job(job: dict) -> None:
+    if job.get("protocol") != PROTOCOL:
+        raise ValueError(f"protocol {job.get('protocol')!r} is not {PROTOCOL}")
+    limits = job["limits"]
+    argv, env, keep = prepare(job)
+    if not argv:
+        return
+    out_cap = limits["output_bytes"]
+    for index, test_input in enumerate(job["tests"]):
+        result, out_fd, err = run_process(
+            argv,
+            env,
+            test_input.encode(),
+            time_ms=limits["time_ms"],
+            wall_ms=limits["wall_ms"],
+            memory_kb=limits["memory_kb"],
+            fsize=out_cap + 1,
+            stderr_cap=limits.get("stderr_bytes", 65536),
+        )
+        out, size = _read_head(out_fd, out_cap + 1)
+        os.close(out_fd)
+        _clean_scratch(keep)
+        header = {"type": "test", "index": index, "status": "ok", **result}
+        header.update(stdout_size=size, stdout_bytes=len(out), stderr_bytes=len(err))
+        emit(header, out, err)
+
+
+def main() -> int:
+    _make_undumpable()
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # PID 1 gets only the signals it handles: handle none (Python's SIGINT handler would
+    # let a candidate raise KeyboardInterrupt in the runner)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    idle = float(os.environ.get("MOCKLOOP_IDLE_TIMEOUT_S", "600"))
+    try:
+        job = _read_job(idle)
+    except ValueError as exc:
+        emit({"type": "error", "message": f"bad job: {exc}"})
+        return 2
+    if job is None:
+        return 0
+    os.close(0)
+    os.open("/dev/null", os.O_RDONLY)
+    emit({"type": "hello", "protocol": PROTOCOL})
+    try:
+        run_job(job)
+    except Exception as exc:  # noqa: BLE001 - reported to the host as internal_error
+        emit({"type": "error", "message": f"{type(exc).__name__}: {exc}"})
+        return 2
+    emit({"type": "done"})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

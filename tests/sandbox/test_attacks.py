@@ -1,0 +1,409 @@
+"""Hostile programs get the right verdict and leave the host as it was.
+
+Each case runs in a real container (real Docker engine, real runner image); after each
+the ``clean_host`` fixture checks that no container with the sandbox label is left
+(besides the engine's idle warm pool) and no process runs on the host as the sandbox uid.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+
+import pytest
+
+from sandbox import UNCHECKED, Job, Limits, Test, run_tests
+
+pytestmark = pytest.mark.integration
+
+FAST = Limits(time_limit_ms=500, memory_limit_mb=128, wall_time_limit_ms=1500)
+
+
+@dataclass
+class Attack:
+    name: str
+    code: str
+    verdict: str
+    language: str = "python"
+    stdin: str = ""
+    expected: object = UNCHECKED
+    max_seconds: float = 10.0
+
+
+ATTACKS = [
+    Attack(
+        "fork bomb",
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n",
+        "time_limit",
+    ),
+    Attack(
+        "fork bomb (c++)",
+        "#include <unistd.h>\nint main(){ for(;;) fork(); }\n",
+        "time_limit",
+        language="cpp",
+    ),
+    Attack(
+        "memory bomb",
+        "chunks = []\nwhile True:\n    chunks.append('x' * 10_000_000)\n",
+        "memory_limit",
+    ),
+    Attack(
+        "memory bomb (one huge allocation)",
+        "x = 'y' * (50 * 1024**3)\n",
+        "memory_limit",
+    ),
+    Attack(
+        "memory bomb (node)",
+        "const a = []; for (;;) a.push(new Array(1e6).fill(1.5));\n",
+        "memory_limit",
+        language="javascript",
+    ),
+    Attack(
+        "memory bomb (c++)",
+        "#include <cstring>\n#include <cstdlib>\nint main(){ for(;;){ char*p=(char*)malloc(1<<24);"
+        " if(p) memset(p,1,1<<24); } }\n",
+        "memory_limit",
+        language="cpp",
+    ),
+    Attack("infinite loop", "while True:\n    pass\n", "time_limit"),
+    Attack("sleep forever", "import time\ntime.sleep(10**6)\n", "time_limit"),
+    Attack(
+        "100 MB of output",
+        "import sys\nchunk = 'x' * (1 << 20)\nfor _ in range(100):\n    sys.stdout.write(chunk)\n",
+        "output_limit",
+    ),
+    Attack(
+        "100 MB of output (c++)",
+        "#include <cstdio>\nint main(){ static char b[1<<20]; for(int i=0;i<(1<<20);i++) b[i]='x';"
+        " for(int i=0;i<100;i++) fwrite(b,1,sizeof b,stdout); }\n",
+        "output_limit",
+        language="cpp",
+    ),
+    Attack(
+        "write to / and /etc",
+        "import os\nresults = []\n"
+        "for path in ('/pwned', '/etc/pwned', '/etc/passwd', '/usr/bin/x'):\n"
+        "    try:\n        open(path, 'a').write('x')\n        results.append('WROTE ' + path)\n"
+        "    except OSError:\n        results.append('blocked')\nprint(*results)\n",
+        "accepted",
+        expected="blocked blocked blocked blocked\n",
+    ),
+    Attack(
+        "socket to 127.0.0.1 and outside",
+        "import socket, time\nout = []\n"
+        "for host, port in (('127.0.0.1', 22), ('127.0.0.1', 2375), ('1.1.1.1', 80),"
+        " ('8.8.8.8', 53)):\n"
+        "    t = time.monotonic()\n    s = socket.socket()\n    s.settimeout(5)\n"
+        "    try:\n        s.connect((host, port))\n        out.append('CONNECTED')\n"
+        "    except OSError:\n"
+        "        out.append('fast' if time.monotonic() - t < 0.5 else 'slow')\n"
+        "try:\n    socket.getaddrinfo('pypi.org', 443)\n    out.append('RESOLVED')\n"
+        "except OSError:\n    out.append('no-dns')\nprint(*out)\n",
+        "accepted",
+        expected="fast fast fast fast no-dns\n",
+    ),
+    Attack(
+        "kill the runner",
+        "import os, signal\n"
+        "for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGKILL,"
+        " signal.SIGSTOP):\n"
+        "    try:\n        os.kill(1, sig)\n    except OSError:\n        pass\nprint('alive')\n",
+        "accepted",
+        expected="alive\n",
+    ),
+    Attack(
+        "read the runner's memory and environment",
+        "out = []\n"
+        "for path in ('/proc/1/environ', '/proc/1/mem', '/proc/1/maps', '/proc/1/fd/0'):\n"
+        "    try:\n        with open(path, 'rb') as fh:\n            fh.read(1)\n"
+        "        out.append('READ ' + path)\n    except OSError:\n        out.append('denied')\n"
+        "print(*out)\n",
+        "accepted",
+        expected="denied denied denied denied\n",
+    ),
+    Attack(
+        "privileges",
+        "import os\nstatus = dict(l.split(':', 1) for l in open('/proc/self/status'))\n"
+        "print(os.getuid(), os.geteuid(), status['CapEff'].strip(), status['CapBnd'].strip(),"
+        " status['NoNewPrivs'].strip())\n",
+        "accepted",
+        expected="10001 10001 0000000000000000 0000000000000000 1\n",
+    ),
+    Attack(
+        "exec from the noexec work dir",
+        "import os, shutil, subprocess\n"
+        "shutil.copy('/bin/true', '/work/t')\nos.chmod('/work/t', 0o755)\n"
+        "shutil.copy('/bin/true', '/tmp/t')\nos.chmod('/tmp/t', 0o755)\nout = []\n"
+        "for p in ('/work/t', '/tmp/t'):\n    try:\n        subprocess.run([p])\n"
+        "        out.append('EXECUTED')\n"
+        "    except PermissionError:\n        out.append('noexec')\n"
+        "print(*out)\n",
+        "accepted",
+        expected="noexec noexec\n",
+    ),
+    Attack(
+        "background process outliving main",
+        "import subprocess, os\n"
+        "subprocess.Popen(['sleep', '1000'], start_new_session=True)\n"
+        "if os.fork() == 0:\n    os.setsid()\n    import time\n    time.sleep(1000)\n"
+        "print('main done')\n",
+        "accepted",
+        expected="main done\n",
+        max_seconds=3.0,
+    ),
+    Attack(
+        "compile error",
+        "int main() { return undefined_thing; }\n",
+        "compile_error",
+        language="cpp",
+    ),
+    Attack(
+        "segfault",
+        "int main(){ volatile int *p = nullptr; *p = 1; return 0; }\n",
+        "runtime_error",
+        language="cpp",
+    ),
+    Attack("segfault (python)", "import ctypes\nctypes.string_at(0)\n", "runtime_error"),
+    Attack(
+        "compiler bomb (python)",
+        "x = " + "(" * 5000 + "1" + ")" * 5000 + "\n" + "y = " + "-" * 100_000 + "1\n",
+        "compile_error",
+    ),
+    Attack("non-zero exit", "import sys\nsys.exit(3)\n", "runtime_error"),
+    Attack(
+        "read stdin to EOF when none is given",
+        "import sys\nprint(len(sys.stdin.read()))\n",
+        "accepted",
+        expected="0\n",
+    ),
+    Attack(
+        "read stdin to EOF when none is given (node)",
+        "console.log(require('fs').readFileSync(0, 'utf8').length);\n",
+        "accepted",
+        language="javascript",
+        expected="0\n",
+    ),
+    Attack(
+        "read stdin to EOF when none is given (c++)",
+        "#include <iostream>\nint main(){ std::string s; long n=0; while (std::cin >> s) n++;"
+        " std::cout << n << std::endl; }\n",
+        "accepted",
+        language="cpp",
+        expected="0\n",
+    ),
+]
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=[a.name for a in ATTACKS])
+def test_attack(attack: Attack, clean_host) -> None:
+    started = time.monotonic()
+    job = Job(language=attack.language, code=attack.code, limits=FAST, job_id="attack")
+    result = run_tests(job, [Test(attack.stdin, attack.expected)], engine=clean_host)
+    elapsed = time.monotonic() - started
+    test = result.tests[0]
+    assert result.verdict == attack.verdict, (result.error, test, result.compile_output)
+    assert elapsed < attack.max_seconds
+    if attack.verdict == "compile_error" and attack.language == "cpp":
+        assert "undefined_thing" in result.compile_output
+    if attack.name.startswith("segfault"):
+        assert test.exit_signal == "SIGSEGV"
+    if attack.name == "non-zero exit":
+        assert test.exit_code == 3
+    if attack.verdict == "output_limit":
+        assert len(test.output) <= 64 * 1024  # what comes back for display is capped
+    _host_still_works(clean_host)
+
+
+def _host_still_works(engine) -> None:
+    assert subprocess.run(["true"]).returncode == 0  # the host can still fork
+    assert shutil.disk_usage("/").free > 1 << 30
+    job = Job(language="python", code="print(input())\n", limits=FAST)
+    assert run_tests(job, [Test("ok\n", "ok\n")], engine=engine).verdict == "accepted"
+
+
+def test_worker_environment_does_not_reach_the_container(clean_host, monkeypatch) -> None:
+    sentinel = "sentinel-7f3a9c-do-not-leak"
+    monkeypatch.setenv("MOCKLOOP_SENTINEL", sentinel)
+    monkeypatch.setenv("SECRET_KEY", sentinel)
+    monkeypatch.setenv("DATABASE_URL", f"postgres://u:{sentinel}@db/x")
+    code = (
+        "import os, json\nprint(json.dumps(dict(os.environ)))\n"
+        "import sys\nprint(open('/proc/self/environ','rb').read(), file=sys.stderr)\n"
+    )
+    job = Job(language="python", code=code, limits=FAST)
+    result = run_tests(job, [Test("")], engine=clean_host)
+    assert result.verdict == "accepted", result
+    env = json.loads(result.tests[0].output)
+    assert sentinel not in result.tests[0].output + result.tests[0].stderr
+    assert not {"SECRET_KEY", "DATABASE_URL", "MOCKLOOP_SENTINEL"} & set(env)
+    assert set(env) <= {"PATH", "LANG", "HOME", "TMPDIR", "PYTHONDONTWRITEBYTECODE", "LC_CTYPE"}
+
+
+def test_a_job_cannot_see_another_jobs_files(clean_host) -> None:
+    writer = (
+        "import time\nfor d in ('/work', '/tmp'):\n"
+        "    open(d + '/secret-of-job-a', 'w').write('s3cret')\n"
+        "print('written', flush=True)\ntime.sleep(3)\n"
+    )
+    reader = (
+        "import os, time\ntime.sleep(1)\nfound = []\n"
+        "for base in ('/work', '/tmp', '/dev/shm', '/var/tmp', '/run'):\n"
+        "    for root, dirs, files in os.walk(base):\n"
+        "        found += [f for f in files if 'secret' in f]\n"
+        "print('found', found)\n"
+    )
+    limits = Limits(time_limit_ms=1000, wall_time_limit_ms=5000)
+    results = {}
+
+    def run(name, code):
+        job = Job(language="python", code=code, limits=limits, job_id=name)
+        results[name] = run_tests(job, [Test("")], engine=clean_host)
+
+    first = threading.Thread(target=run, args=("a", writer))
+    first.start()
+    time.sleep(0.5)
+    run("b", reader)
+    first.join()
+    assert results["a"].tests[0].output == "written\n"
+    assert results["b"].tests[0].output == "found []\n"
+
+
+def test_files_do_not_survive_between_tests_of_a_job(clean_host) -> None:
+    code = (
+        "import os\nprint(sorted(os.listdir('/work')), sorted(os.listdir('/tmp')))\n"
+        "open('/tmp/state', 'w').write('1')\nopen('/work/state', 'w').write('1')\n"
+    )
+    job = Job(language="python", code=code, limits=FAST)
+    result = run_tests(job, [Test(""), Test("")], engine=clean_host)
+    assert [t.output for t in result.tests] == ["['main.py'] []\n"] * 2
+
+
+def test_output_limit_is_configurable(clean_host) -> None:
+    code = "print('x' * 300_000)\n"
+    small = Limits(time_limit_ms=1000, output_limit_mb=0.25)
+    result = run_tests(
+        Job(language="python", code=code, limits=small), [Test("")], engine=clean_host
+    )
+    assert result.verdict == "output_limit"
+    exactly = "import sys\nsys.stdout.write('x' * 262144)\n"
+    result = run_tests(
+        Job(language="python", code=exactly, limits=small), [Test("")], engine=clean_host
+    )
+    assert result.verdict == "accepted"
+
+
+def test_killed_worker_leaves_no_container(images, engine) -> None:
+    """A worker SIGKILLed mid-job: the startup sweep removes its container."""
+    from sandbox import sweep_orphans
+
+    script = (
+        f"import sys\nsys.path.insert(0, {os.getcwd()!r})\n"
+        "from sandbox import Job, Limits, Test, run_tests\n"
+        "from sandbox.engine import Engine\n"
+        "print('started', flush=True)\n"
+        "run_tests(Job(language='python', code='import time\\ntime.sleep(60)\\n',"
+        " limits=Limits(time_limit_ms=30000)), [Test('')], engine=Engine(pool_size=0))\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "started"
+    deadline = time.monotonic() + 20
+    api = engine.api
+    from tests.sandbox.conftest import labelled_containers
+
+    while time.monotonic() < deadline:
+        mine = [
+            c
+            for c in labelled_containers(api, mine=False)
+            if c["Labels"].get("mockloop.sandbox.owner", "").endswith(f"/{proc.pid}")
+            and c["State"] == "running"
+        ]
+        if mine:
+            break
+        time.sleep(0.05)
+    assert mine, "the worker never started its container"
+    proc.kill()
+    proc.wait()
+    removed = sweep_orphans(api)
+    assert {c["Id"] for c in mine} <= set(removed)
+    assert_no_owner(api, proc.pid)
+
+
+def assert_no_owner(api, pid: int) -> None:
+    from tests.sandbox.conftest import labelled_containers
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        left = [
+            c
+            for c in labelled_containers(api, mine=False)
+            if c["Labels"].get("mockloop.sandbox.owner", "").endswith(f"/{pid}")
+        ]
+        if not left:
+            return
+        time.sleep(0.1)
+    pytest.fail(f"containers of the killed worker remain: {left}")
+
+
+def test_container_hardening_settings(images, engine) -> None:
+    """Inspect a live job container: every hardening option is in place."""
+    from sandbox.api import profile_for
+
+    job = Job(language="cpp", code="int main(){}", limits=FAST)
+    cid = engine._create(profile_for(job), "inspect")
+    try:
+        info = engine.api.inspect_container(cid)
+    finally:
+        engine._remove(cid)
+    host = info["HostConfig"]
+    assert host["NetworkMode"] == "none"
+    assert host["ReadonlyRootfs"] is True
+    assert host["CapDrop"] == ["ALL"] and not host.get("CapAdd")
+    assert "no-new-privileges:true" in host["SecurityOpt"]
+    assert host["Privileged"] is False
+    assert host["PidsLimit"] == 64
+    assert host["Memory"] == host["MemorySwap"] > 0
+    assert host["NanoCpus"] == 1_000_000_000
+    assert host["LogConfig"]["Type"] == "none"
+    assert host["AutoRemove"] is True
+    assert not host.get("Binds") and not info.get("Mounts")
+    assert "noexec" in host["Tmpfs"]["/tmp"] and "exec" in host["Tmpfs"]["/work"]
+    assert info["Config"]["User"] == "10001:10001"
+    env = {e.split("=", 1)[0] for e in info["Config"]["Env"]}
+    assert env <= {"PATH", "LANG", "HOME", "MOCKLOOP_IDLE_TIMEOUT_S"}
+    assert info["Config"]["Labels"]["mockloop.sandbox"] == "1"
+
+
+def test_host_side_deadline_kills_a_stuck_job(clean_host, monkeypatch) -> None:
+    """If the runner overran its own limits, the worker's deadline still ends the job."""
+    import sandbox.api
+
+    monkeypatch.setattr(sandbox.api, "_deadline_s", lambda job, n: 1.0)
+    limits = Limits(time_limit_ms=5000, wall_time_limit_ms=10_000)
+    job = Job(language="python", code="import time\ntime.sleep(60)\n", limits=limits)
+    started = time.monotonic()
+    result = run_tests(job, [Test(""), Test("")], engine=clean_host)
+    assert time.monotonic() - started < 4
+    assert [t.verdict for t in result.tests] == ["time_limit", "time_limit"]
+    assert "deadline" in result.error
+
+
+def test_warm_pool_serves_jobs_and_is_never_reused(clean_host) -> None:
+    from sandbox import warm_up
+
+    warm_up(["python"], FAST, engine=clean_host)
+    clean_host.drain()
+    job = Job(language="python", code="import socket\nprint(socket.gethostname())\n", limits=FAST)
+    first = run_tests(job, [Test("")], engine=clean_host)
+    clean_host.drain()
+    second = run_tests(job, [Test("")], engine=clean_host)
+    assert first.warm and second.warm
+    assert first.verdict == second.verdict == "accepted"
+    assert first.container_id != second.container_id
+    pooled = clean_host.live_containers()
+    assert pooled  # refilled, with a fresh container

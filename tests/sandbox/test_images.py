@@ -1,0 +1,74 @@
+"""Runner image recipe: inputs, hashing, mirror discovery, and an idempotent ensure."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from sandbox.images import build
+
+
+def test_each_image_installs_python_for_the_runner():
+    assert build.packages("python") == ["python3"]
+    assert build.packages("javascript") == ["python3", "nodejs"]
+    assert build.packages("cpp") == ["python3", "g++"]
+
+
+def test_runner_layer_needs_no_network():
+    for language in build.LANGUAGES:
+        layer = build.runner_layer(language)
+        assert "RUN" not in layer and "ENTRYPOINT" in layer and "USER 10001" in layer
+
+
+def test_tags_follow_the_build_inputs(monkeypatch, tmp_path):
+    before = build.image_tag("python")
+    assert before.startswith("mockloop-runner-python:") and len(before.split(":")[1]) == 12
+    assert build.image_tag("python") == before
+    fake = tmp_path / "sandbox"
+    (fake / "wrappers").mkdir(parents=True)
+    for name in build.RUNNER_INPUTS:
+        (fake / name).write_bytes((build.SANDBOX_DIR / name).read_bytes())
+    (fake / "images").symlink_to(build.IMAGES_DIR)
+    monkeypatch.setattr(build, "SANDBOX_DIR", fake)
+    assert build.image_tag("python") == before
+    (fake / "runner.py").write_text("# changed\n")
+    assert build.image_tag("python") != before
+
+
+def test_debian_mirror_from_deb822_and_one_line_sources(tmp_path, monkeypatch):
+    monkeypatch.delenv("MOCKLOOP_DEBIAN_MIRROR", raising=False)
+    deb822 = tmp_path / "debian.sources"
+    deb822.write_text(
+        "Types: deb\nURIs: http://mirror.example/debian-security\nSuites: bookworm-security\n"
+        "Components: main\n\nTypes: deb\n# comment\nURIs: http://mirror.example/debian\n"
+        "Suites: bookworm bookworm-updates\nComponents: main\n"
+    )
+    assert build.debian_mirror([str(deb822)]) == "http://mirror.example/debian"
+    one_line = tmp_path / "sources.list"
+    one_line.write_text(
+        "# deb http://old/ bookworm main\n"
+        "deb [arch=amd64] http://other.example/debian bookworm main\n"
+    )
+    assert build.debian_mirror([str(one_line)]) == "http://other.example/debian"
+    assert build.debian_mirror([str(tmp_path / "missing")]) == "http://deb.debian.org/debian"
+    monkeypatch.setenv("MOCKLOOP_DEBIAN_MIRROR", "http://forced/debian")
+    assert build.debian_mirror([str(deb822)]) == "http://forced/debian"
+
+
+@pytest.mark.integration
+def test_ensure_is_idempotent_and_fast(images):
+    started = time.monotonic()
+    out = subprocess.run(
+        [sys.executable, "-m", "sandbox.images.build", "ensure"],
+        capture_output=True,
+        text=True,
+        cwd=build.PROJECT_DIR,
+        check=True,
+    ).stdout
+    assert time.monotonic() - started < 2.0
+    assert "up to date" in out
+    for language, tag in images.items():
+        assert tag == build.image_tag(language) and tag in out

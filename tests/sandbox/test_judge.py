@@ -1,0 +1,204 @@
+"""Checkers and verdict mapping (pure functions, no Docker)."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from sandbox import judge
+from sandbox.api import Job, Limits, Test, judge_test
+from sandbox.engine import Frame
+
+
+@pytest.mark.parametrize(
+    ("output", "expected", "ok"),
+    [
+        ("3\n", "3\n", True),
+        ("3", "3\n", True),  # missing final newline
+        ("3   \n\n\n", "3\n", True),  # trailing spaces and blank lines
+        ("a b  \r\nc\r\n", "a b\nc\n", True),  # CRLF
+        ("", "", True),  # empty expected
+        ("\n\n", "", True),
+        ("x\n", "", False),
+        ("", "0\n", False),
+        ("a  b\n", "a b\n", False),  # inner whitespace matters
+        ("\n3\n", "3\n", False),  # leading blank line matters
+        ("3\n4\n", "3\n", False),
+    ],
+)
+def test_exact(output, expected, ok):
+    assert judge.check_stdio("exact", output, expected).ok is ok
+
+
+def test_exact_message_names_the_line():
+    result = judge.check_stdio("exact", "1\n2\n", "1\n3\n")
+    assert result.message == "line 2: expected '3', got '2'"
+
+
+@pytest.mark.parametrize(
+    ("output", "expected", "ok"),
+    [
+        ("1 2\n3", "1\n2 3\n", True),
+        ("1 2", "1 2 3", False),
+        ("", "", True),
+        ("   \n", "", True),
+        ("1.0", "1", False),
+    ],
+)
+def test_tokens(output, expected, ok):
+    assert judge.check_stdio("tokens", output, expected).ok is ok
+
+
+@pytest.mark.parametrize(
+    ("checker", "output", "expected", "ok"),
+    [
+        ("float:1e-6", "0.3333333", "0.333333333", True),
+        ("float:1e-6", "0.3334", "0.3333", False),
+        ("float:1e-6", "1000000.5", "1000000.0", True),  # relative
+        ("float:1e-6", "1e3 abc", "1000 abc", True),
+        ("float:1e-6", "1e3 abd", "1000 abc", False),  # non-numbers compare exactly
+        ("float:1e-6", "1 2", "1 2 3", False),
+        ("float:0", "0.1", "0.1", True),
+        ("float:1e-3", "nan", "nan", True),
+        ("float:1e-3", "1", "nan", False),
+        ("float:1e-3", "inf", "inf", True),
+        ("float:1e-3", "-inf", "inf", False),
+        ("float:1e-9", "-0.0", "0", True),
+    ],
+)
+def test_float(checker, output, expected, ok):
+    assert judge.check_stdio(checker, output, expected).ok is ok
+
+
+@pytest.mark.parametrize(
+    ("output", "expected", "ok"),
+    [
+        ("b\na\nc\n", "a\nb\nc\n", True),
+        ("b  \na\n\n", "a\nb", True),
+        ("a\na\nb\n", "a\nb\nb\n", False),  # a multiset, not a set
+        ("a\n", "a\nb\n", False),
+        ("", "", True),
+    ],
+)
+def test_unordered_lines(output, expected, ok):
+    assert judge.check_stdio("unordered-lines", output, expected).ok is ok
+
+
+@pytest.mark.parametrize("name", ["exactly", "float:", "float:abc", "float:-1", "float:nan", ""])
+def test_bad_checker_names(name):
+    if name == "":
+        assert judge.parse_checker(name) == ("exact", 0.0)
+        return
+    with pytest.raises(judge.CheckerError):
+        judge.parse_checker(name)
+
+
+@pytest.mark.parametrize(
+    ("checker", "output", "expected", "ok"),
+    [
+        ("exact", "[1, 2]", [1, 2], True),
+        ("exact", "[2, 1]", [1, 2], False),
+        ("exact", '{"a": 1, "b": [true, null]}', {"b": [True, None], "a": 1}, True),
+        ("exact", "1", True, False),  # true is not 1
+        ("exact", "true", 1, False),
+        ("exact", "1.0", 1, True),  # the same JSON number
+        ("exact", "0.30000000000000004", 0.3, False),
+        ("float:1e-9", "0.30000000000000004", 0.3, True),
+        ("float:1e-9", "[0.1, 0.30000000000000004]", [0.1, 0.3], True),
+        ("exact", '"abc"', "abc", True),
+        ("exact", "null", None, True),
+        ("exact", "not json", "x", False),
+        ("unordered-lines", "[3, 1, 2]", [1, 2, 3], True),
+        ("unordered-lines", '[[1], {"a": 2}]', [{"a": 2}, [1]], True),
+        ("exact", '{"a": 1}', {"a": 1, "b": 2}, False),
+    ],
+)
+def test_function_json(checker, output, expected, ok):
+    assert judge.check_function(checker, output, expected).ok is ok
+
+
+def _frame(stdout: bytes = b"3\n", stderr: bytes = b"", **header) -> Frame:
+    base = {
+        "type": "test",
+        "index": 0,
+        "status": "ok",
+        "exit_code": 0,
+        "signal": None,
+        "time_ms": 10,
+        "wall_ms": 12,
+        "memory_kb": 9000,
+        "oom_killed": False,
+        "wall_timeout": False,
+        "stdout_size": len(stdout),
+    }
+    return Frame({**base, **header}, [stdout, stderr])
+
+
+LIMITS = Limits(time_limit_ms=1000, memory_limit_mb=64, output_limit_mb=1)
+
+
+@pytest.mark.parametrize(
+    ("header", "verdict"),
+    [
+        ({}, "accepted"),
+        ({"stdout": b"4\n"}, "wrong_answer"),
+        ({"wall_timeout": True, "signal": 9, "exit_code": None}, "time_limit"),
+        ({"time_ms": 1001}, "time_limit"),
+        ({"signal": int(signal.SIGXCPU), "exit_code": None}, "time_limit"),
+        ({"oom_killed": True, "signal": 9, "exit_code": None}, "memory_limit"),
+        ({"memory_kb": 64 * 1024 + 1}, "memory_limit"),
+        ({"exit_code": 1, "stderr": b"Traceback...\nMemoryError\n"}, "memory_limit"),
+        ({"exit_code": 1, "stderr": b"MemoryError"}, "memory_limit"),
+        ({"exit_code": 0, "stderr": b"MemoryError"}, "accepted"),  # exited 0: the checker decides
+        ({"stdout_size": 1024 * 1024 + 1}, "output_limit"),
+        ({"signal": int(signal.SIGXFSZ), "exit_code": None}, "output_limit"),
+        ({"signal": int(signal.SIGSEGV), "exit_code": None}, "runtime_error"),
+        ({"exit_code": 3}, "runtime_error"),
+        ({"status": "error"}, "internal_error"),
+        # precedence: output beats memory beats time beats runtime error
+        ({"stdout_size": 2 << 20, "oom_killed": True, "wall_timeout": True}, "output_limit"),
+        ({"oom_killed": True, "wall_timeout": True}, "memory_limit"),
+        ({"wall_timeout": True, "exit_code": 1}, "time_limit"),
+    ],
+)
+def test_verdict_mapping(header, verdict):
+    job = Job(language="python", code="", limits=LIMITS)
+    result = judge_test(job, Test("", "3\n"), _frame(**header))
+    assert result.verdict == verdict, result
+
+
+def test_runtime_error_reports_the_signal():
+    job = Job(language="cpp", code="", limits=LIMITS)
+    frame = _frame(signal=int(signal.SIGSEGV), exit_code=None)
+    result = judge_test(job, Test("", "3\n"), frame)
+    assert (result.exit_signal, result.message) == ("SIGSEGV", "killed by SIGSEGV")
+
+
+def test_wall_timeout_reports_wall_time():
+    job = Job(language="python", code="", limits=LIMITS)
+    result = judge_test(job, Test(""), _frame(wall_timeout=True, time_ms=3, wall_ms=2000))
+    assert result.time_ms == 2000
+
+
+def test_overall_verdict_is_the_first_failure_in_test_order():
+    assert judge.overall_verdict(True, ["accepted", "time_limit", "wrong_answer"]) == "time_limit"
+    assert judge.overall_verdict(True, ["accepted", "accepted"]) == "accepted"
+    assert judge.overall_verdict(True, ["wrong_answer", "internal_error"]) == "internal_error"
+    assert judge.overall_verdict(False, []) == "compile_error"
+
+
+@pytest.mark.parametrize(
+    "job",
+    [
+        Job(language="ruby", code=""),
+        Job(language="python", code="", io="socket"),
+        Job(language="cpp", code="", io="function", entrypoint="solve"),
+        Job(language="python", code="", io="function", entrypoint="not valid"),
+        Job(language="python", code="", io="function"),
+        Job(language="python", code="", checker="fuzzy"),
+    ],
+)
+def test_malformed_jobs_are_refused(job):
+    with pytest.raises(ValueError):
+        job.validate()

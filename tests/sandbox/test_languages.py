@@ -1,0 +1,191 @@
+"""Correct, wrong and slow solutions in each language get the right verdicts (real Docker)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sandbox import UNCHECKED, Job, Limits, Test, run_tests
+
+pytestmark = pytest.mark.integration
+
+LIMITS = Limits(time_limit_ms=1000, memory_limit_mb=128, wall_time_limit_ms=2000)
+
+# stdio: read n, then n integers; print their sum and max on two lines
+STDIO_TESTS = [
+    Test("3\n1 2 3\n", "6\n3\n"),
+    Test("1\n-5\n", "-5\n-5\n"),
+    Test("4\n10 20 30 40\n", "100\n40\n"),
+]
+STDIO = {
+    "python": {
+        "correct": "n = int(input())\nxs = list(map(int, input().split()))\n"
+        "print(sum(xs))\nprint(max(xs))\n",
+        "wrong": "n = int(input())\nxs = list(map(int, input().split()))\n"
+        "print(sum(xs))\nprint(min(xs))\n",
+        "slow": "n = int(input())\nxs = list(map(int, input().split()))\nwhile True:\n    pass\n",
+    },
+    "javascript": {
+        "correct": "const [n, ...xs] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/)"
+        ".map(Number);\nconsole.log(xs.reduce((a, b) => a + b, 0));\n"
+        "console.log(Math.max(...xs));\n",
+        "wrong": "const [n, ...xs] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/)"
+        ".map(Number);\nconsole.log(xs.reduce((a, b) => a + b, 0) + 1);\n"
+        "console.log(Math.max(...xs));\n",
+        "slow": "let x = 0; for (;;) { x++; }\n",
+    },
+    "cpp": {
+        "correct": "#include <bits/stdc++.h>\nusing namespace std;\nint main(){ int n; cin >> n;"
+        " long long s = 0, m = LLONG_MIN; for (int i = 0; i < n; i++) { long long x; cin >> x;"
+        " s += x; m = max(m, x); } cout << s << '\\n' << m << '\\n'; }\n",
+        "wrong": "#include <bits/stdc++.h>\nusing namespace std;\nint main(){ int n; cin >> n;"
+        " long long s = 0; for (int i = 0; i < n; i++) { long long x; cin >> x; s += x; }"
+        " cout << s << '\\n' << 0 << '\\n'; }\n",
+        "slow": "int main(){ volatile unsigned long x = 0; for (;;) x++; }\n",
+    },
+}
+EXPECTED = {"correct": "accepted", "wrong": "wrong_answer", "slow": "time_limit"}
+
+
+@pytest.mark.parametrize("kind", ["correct", "wrong", "slow"])
+@pytest.mark.parametrize("language", ["python", "javascript", "cpp"])
+def test_stdio_solutions(language, kind, clean_host):
+    job = Job(language=language, code=STDIO[language][kind], limits=LIMITS, checker="exact")
+    tests = STDIO_TESTS[:1] if kind == "slow" else STDIO_TESTS
+    result = run_tests(job, tests, engine=clean_host)
+    assert result.verdict == EXPECTED[kind], (result.error, result.tests, result.compile_output)
+    if kind == "correct":
+        assert result.passed == result.total == 3
+        assert all(t.time_ms < LIMITS.time_limit_ms and t.memory_kb > 0 for t in result.tests)
+    if kind == "wrong":
+        assert result.tests[0].message
+
+
+# function: two_sum(nums, target) -> sorted indices of the pair
+FUNCTION_TESTS = [
+    Test([[2, 7, 11, 15], 9], [0, 1]),
+    Test("[[3, 2, 4], 6]", [1, 2]),  # JSON text input is accepted too
+    Test([[1, 5, 5], 10], [1, 2]),
+]
+FUNCTION = {
+    "python": {
+        "correct": "def two_sum(nums, target):\n    seen = {}\n    print('debug output is fine')\n"
+        "    for i, x in enumerate(nums):\n        if target - x in seen:\n"
+        "            return [seen[target - x], i]\n        seen[x] = i\n",
+        "wrong": "def two_sum(nums, target):\n    return [0, 0]\n",
+        "slow": "def two_sum(nums, target):\n    while True:\n        pass\n",
+    },
+    "javascript": {
+        "correct": "function two_sum(nums, target) {\n  console.log('debug output is fine');\n"
+        "  const seen = new Map();\n  for (let i = 0; i < nums.length; i++) {\n"
+        "    if (seen.has(target - nums[i])) return [seen.get(target - nums[i]), i];\n"
+        "    seen.set(nums[i], i);\n  }\n}\n",
+        "wrong": "module.exports = { two_sum: (nums, target) => [0, 0] };\n",
+        "slow": "module.exports = { two_sum() { for (;;) {} } };\n",
+    },
+}
+
+
+@pytest.mark.parametrize("kind", ["correct", "wrong", "slow"])
+@pytest.mark.parametrize("language", ["python", "javascript"])
+def test_function_solutions(language, kind, clean_host):
+    job = Job(
+        language=language,
+        code=FUNCTION[language][kind],
+        io="function",
+        entrypoint="two_sum",
+        limits=LIMITS,
+    )
+    tests = FUNCTION_TESTS[:1] if kind == "slow" else FUNCTION_TESTS
+    result = run_tests(job, tests, engine=clean_host)
+    assert result.verdict == EXPECTED[kind], (result.error, result.tests)
+    if kind == "correct":
+        assert "debug output is fine" in result.tests[0].stderr
+
+
+def test_function_flavours(clean_host):
+    """Solution class (Python), module.exports function, async function, float tolerance."""
+    cases = [
+        ("python", "class Solution:\n    def area(self, r):\n        return 3.14159265 * r * r\n"),
+        ("javascript", "module.exports = (r) => Math.PI * r * r;\n"),
+        ("javascript", "async function area(r) { return Math.PI * r * r; }\n"),
+        ("javascript", "const area = (r) => Math.PI * r * r;\n"),
+    ]
+    for language, code in cases:
+        job = Job(
+            language=language,
+            code=code,
+            io="function",
+            entrypoint="area",
+            checker="float:1e-6",
+            limits=LIMITS,
+        )
+        result = run_tests(job, [Test([2], 12.566370614359172)], engine=clean_host)
+        assert result.verdict == "accepted", (language, code, result.tests)
+
+
+def test_function_missing_entrypoint_is_a_runtime_error(clean_host):
+    job = Job(
+        language="python",
+        code="def other():\n    pass\n",
+        io="function",
+        entrypoint="solve",
+        limits=LIMITS,
+    )
+    result = run_tests(job, [Test([], None)], engine=clean_host)
+    assert result.verdict == "runtime_error"
+    assert "no function named 'solve'" in result.tests[0].stderr
+
+
+def test_python_syntax_error_is_a_compile_error(clean_host):
+    job = Job(language="python", code="def f(:\n    pass\n", limits=LIMITS)
+    result = run_tests(job, [Test("", ""), Test("", "")], engine=clean_host)
+    assert result.verdict == "compile_error"
+    assert "SyntaxError" in result.compile_output
+    assert [t.verdict for t in result.tests] == ["compile_error", "compile_error"]
+
+
+def test_unchecked_run_shows_the_output(clean_host):
+    job = Job(language="python", code="print(input()[::-1])\n", limits=LIMITS)
+    result = run_tests(job, [Test("abc\n", UNCHECKED)], engine=clean_host)
+    assert result.verdict == "accepted"
+    assert result.tests[0].output == "cba\n"
+
+
+def test_each_test_is_judged_and_reported_in_order(clean_host):
+    code = "x = int(input())\nif x == 2:\n    raise SystemExit(1)\nprint(x * 2)\n"
+    job = Job(language="python", code=code, limits=LIMITS)
+    tests = [Test("1\n", "2\n"), Test("2\n", "4\n"), Test("3\n", "7\n"), Test("4\n", "8\n")]
+    seen = []
+    result = run_tests(job, tests, engine=clean_host, on_test=lambda t: seen.append(t.index))
+    assert [t.verdict for t in result.tests] == [
+        "accepted",
+        "runtime_error",
+        "wrong_answer",
+        "accepted",
+    ]
+    assert result.verdict == "runtime_error"
+    assert seen == [0, 1, 2, 3]
+    assert (result.passed, result.total) == (2, 4)
+
+
+def test_large_input_and_output_round_trip(clean_host):
+    data = "\n".join(str(i) for i in range(300_000)) + "\n"
+    job = Job(
+        language="python", code="import sys\nsys.stdout.write(sys.stdin.read())\n", limits=LIMITS
+    )
+    result = run_tests(job, [Test(data, data)], engine=clean_host)
+    assert result.verdict == "accepted"
+    assert result.tests[0].output_truncated
+
+
+def test_memory_is_measured(clean_host):
+    code = "x = bytearray(60 * 1024 * 1024)\nfor i in range(0, len(x), 4096):\n    x[i] = 1\n"
+    job = Job(language="python", code=code, limits=LIMITS)
+    result = run_tests(job, [Test("", "")], engine=clean_host)
+    assert result.verdict == "accepted"
+    assert 60 * 1024 < result.tests[0].memory_kb < 100 * 1024
+    low = Limits(time_limit_ms=1000, memory_limit_mb=40)
+    result = run_tests(
+        Job(language="python", code=code, limits=low), [Test("", "")], engine=clean_host
+    )
+    assert result.verdict == "memory_limit"
