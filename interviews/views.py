@@ -4,8 +4,10 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Mockloop</title></head>
-<body><h1>Mockloop</h1><p>The frontend is not built yet: run <code>make run</code>.</p></body></html>"""
+PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8">
+<title>Mockloop</title></head>
+<body><h1>Mockloop</h1>
+<p>The frontend is not built yet: run <code>make run</code>.</p></body></html>"""
 
 
 @ensure_csrf_cookie

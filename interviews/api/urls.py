@@ -1,6 +1,6 @@
 """Routes of /api/v1/ (contract in DESIGN.md "HTTP API"); each module owns its routes."""
 
-from . import accounts, coach, loops, questions, stages, submissions
+from . import accounts, coach, live, loops, questions, stages, submissions
 
 urlpatterns = [
     *accounts.urlpatterns,
@@ -9,4 +9,5 @@ urlpatterns = [
     *submissions.urlpatterns,
     *coach.urlpatterns,
     *questions.urlpatterns,
+    *live.urlpatterns,
 ]

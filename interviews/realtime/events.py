@@ -10,7 +10,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Max
 
 from interviews.models import Stage, StageEvent
 
@@ -32,12 +32,17 @@ def emit(
 ) -> StageEvent:
     """Append an event to the stage's log and broadcast it after commit.
 
-    The sequence number comes from an atomic increment of `Stage.last_seq` under a row
-    lock, so concurrent emitters never collide or leave gaps.
+    Concurrent emitters serialise on the stage row's lock, so numbers never collide and
+    never leave gaps.
     """
     stage_id = stage if isinstance(stage, int) else stage.pk
-    Stage.objects.select_for_update().filter(pk=stage_id).update(last_seq=F("last_seq") + 1)
-    seq = Stage.objects.values_list("last_seq", flat=True).get(pk=stage_id)
+    # The UPDATE takes the row's write lock first (on SQLite, the database's), so the
+    # read below cannot race another emitter. The log itself is the truth for `seq`: a
+    # stale `Stage.save()` that rewrote `last_seq` cannot make numbers collide.
+    Stage.objects.filter(pk=stage_id).update(last_seq=F("last_seq") + 1)
+    last = StageEvent.objects.filter(stage_id=stage_id).aggregate(m=Max("seq"))["m"] or 0
+    seq = last + 1
+    Stage.objects.filter(pk=stage_id).update(last_seq=seq)
     event = StageEvent.objects.create(
         stage_id=stage_id,
         seq=seq,
@@ -72,4 +77,6 @@ def _broadcast(event: StageEvent) -> None:
             {"type": "stage.event", "event": event_message(event)},
         )
     except Exception:  # the log is the source of truth; clients resync from it
-        logger.warning("broadcast of stage %s event %s failed", event.stage_id, event.seq, exc_info=True)
+        logger.warning(
+            "broadcast of stage %s event %s failed", event.stage_id, event.seq, exc_info=True
+        )

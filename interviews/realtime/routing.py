@@ -1,3 +1,7 @@
-"""Websocket routes for live rooms (the consumer arrives with the live-room step)."""
+"""Websocket routes: one live room per stage."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from .consumers import StageConsumer
+
+websocket_urlpatterns = [path("ws/stages/<int:stage_id>/", StageConsumer.as_asgi())]

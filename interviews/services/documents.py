@@ -1,0 +1,162 @@
+"""Shared documents of a live stage (Yjs CRDTs): the code of each coding question, the
+design notes and the whiteboard scene.
+
+Clients exchange Yjs updates over the stage's websocket. Each update is validated and
+appended to the stage's event log as `doc.update` (so replay and resync see every
+keystroke), and broadcast. Because CRDT updates commute, any web process can accept
+updates; the server's merged copy is rebuilt from the last `StageDocument` snapshot plus
+the tail of the log, and compacted back into the snapshot as it grows.
+
+Document names: `code:<question id>` (Text `code`, Map `meta` with `language`),
+`notes:<question id>` (Map `notes`: section → text), `scene:<question id>` (Map `scene`:
+`elements` → JSON text of the whiteboard).
+"""
+
+import base64
+import binascii
+import json
+import re
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from pycrdt import Doc, Map, Text
+
+from interviews.models import Answer, Stage, StageDocument, StageEvent, StageQuestion
+from interviews.realtime.events import emit
+
+from .errors import InvalidInput, NotAllowed, StateConflict, TooLarge
+
+MAX_UPDATE_BYTES = 256 * 1024
+COMPACT_AFTER = 50
+NAME_RE = re.compile(r"^(code|notes|scene):(\d+)$")
+
+
+@dataclass
+class DocumentState:
+    name: str
+    state: bytes
+    seq: int
+    text: str
+    language: str
+
+    def as_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "state": base64.b64encode(self.state).decode(),
+            "seq": self.seq,
+            "text": self.text,
+            "language": self.language,
+        }
+
+
+def _parse_name(stage: Stage, name: str) -> int:
+    match = NAME_RE.match(name or "")
+    if not match:
+        raise InvalidInput(
+            errors={"doc": ["Use code:<question>, notes:<question> or scene:<question>."]}
+        )
+    question_id = int(match.group(2))
+    if not StageQuestion.objects.filter(stage=stage, question_id=question_id).exists():
+        raise InvalidInput(errors={"doc": ["Not a question of this stage."]})
+    return question_id
+
+
+def _decode(update_b64: str) -> bytes:
+    if not isinstance(update_b64, str):
+        raise InvalidInput(errors={"update": ["Expected base64 text."]})
+    if len(update_b64) > MAX_UPDATE_BYTES * 4 // 3 + 4:
+        raise TooLarge(
+            "This edit is too large.", errors={"update": [f"Max {MAX_UPDATE_BYTES} bytes."]}
+        )
+    try:
+        update = base64.b64decode(update_b64, validate=True)
+        Doc().apply_update(update)  # rejects bytes that are not a Yjs update
+    except (binascii.Error, ValueError, RuntimeError) as exc:
+        raise InvalidInput(errors={"update": ["Not a Yjs update."]}) from exc
+    return update
+
+
+def document_update_apply(
+    *, stage: Stage, actor: AbstractBaseUser, name: str, update_b64: str, paste_chars: int = 0
+) -> StageEvent:
+    """Record one edit from the stage's candidate; the coach watches, never types."""
+    if stage.loop.candidate_id != actor.pk:
+        raise NotAllowed("Only the candidate edits the stage's documents.")
+    if stage.status != Stage.Status.LIVE:
+        raise StateConflict("The stage is not live; edits are closed.")
+    _parse_name(stage, name)
+    _decode(update_b64)
+    return emit(stage, "doc.update", {"doc": name, "update": update_b64}, actor=actor)
+
+
+def _merged(stage: Stage, name: str) -> tuple[Doc, int, int, StageDocument | None]:
+    snapshot = StageDocument.objects.filter(stage=stage, name=name).first()
+    doc = Doc()
+    seq = 0
+    if snapshot is not None and snapshot.state:
+        doc.apply_update(bytes(snapshot.state))
+        seq = snapshot.seq
+    tail = 0
+    events = StageEvent.objects.filter(stage=stage, type="doc.update", seq__gt=seq).order_by("seq")
+    for seq_value, payload in events.values_list("seq", "payload"):
+        if payload.get("doc") != name:
+            continue
+        doc.apply_update(base64.b64decode(payload["update"]))
+        seq = seq_value
+        tail += 1
+    return doc, seq, tail, snapshot
+
+
+def _views(name: str, doc: Doc) -> tuple[str, str, dict]:
+    """Plain views of a document: (code text, language, answer fields)."""
+    kind = name.split(":", 1)[0]
+    if kind == "code":
+        meta = doc.get("meta", type=Map)
+        return str(doc.get("code", type=Text)), str(meta.get("language") or ""), {}
+    if kind == "notes":
+        notes = {key: str(value) for key, value in doc.get("notes", type=Map).items()}
+        return "", "", {"notes": notes}
+    elements = doc.get("scene", type=Map).get("elements")
+    try:
+        scene = {"elements": json.loads(elements)} if elements else {}
+    except (TypeError, ValueError):
+        scene = {}
+    return "", "", {"scene": scene}
+
+
+def document_state(*, stage: Stage, name: str, compact: bool = True) -> DocumentState:
+    """The merged state of a document; folds a long tail of updates into the snapshot."""
+    question_id = _parse_name(stage, name)
+    doc, seq, tail, snapshot = _merged(stage, name)
+    state = doc.get_update()
+    text, language, answer_fields = _views(name, doc)
+    if compact and tail and (tail >= COMPACT_AFTER or snapshot is None):
+        _store_snapshot(stage, name, state, seq, text, language)
+        if answer_fields:
+            Answer.objects.update_or_create(
+                stage=stage, question_id=question_id, defaults=answer_fields
+            )
+    return DocumentState(name=name, state=state, seq=seq, text=text, language=language)
+
+
+@transaction.atomic
+def _store_snapshot(
+    stage: Stage, name: str, state: bytes, seq: int, text: str, language: str
+) -> None:
+    snapshot, _ = StageDocument.objects.select_for_update().get_or_create(stage=stage, name=name)
+    if snapshot.seq >= seq and snapshot.state:
+        return  # another process already folded at least this far
+    snapshot.state, snapshot.seq, snapshot.text, snapshot.language = state, seq, text, language
+    snapshot.save()
+
+
+def documents_of(stage: Stage) -> list[DocumentState]:
+    """Every document that has content in the stage, merged (for room load and deadline)."""
+    names = set(StageDocument.objects.filter(stage=stage).values_list("name", flat=True))
+    names.update(
+        StageEvent.objects.filter(stage=stage, type="doc.update")
+        .values_list("payload__doc", flat=True)
+        .distinct()
+    )
+    return [document_state(stage=stage, name=name) for name in sorted(n for n in names if n)]

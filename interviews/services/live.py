@@ -1,0 +1,224 @@
+"""Live-room verbs that are not tied to one REST resource: chat, presence, integrity
+signals, the coach's clock controls, and the scripted interviewer.
+
+The scripted interviewer plays coach when none is assigned: `after_minutes` follow-ups
+fire from the periodic `stages_tick` (a Celery beat task), `on_part_passed` ones when a
+submit of a part is accepted. The deadline closes the stage and auto-submits the latest
+code of every coding question, so nothing typed is lost.
+"""
+
+import logging
+from datetime import timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from interviews.models import FollowUp, Stage, StageEvent, StageFollowUp, StageQuestion, Submission
+from interviews.realtime.events import emit
+from interviews.selectors import can_act_as_coach, time_remaining_ms
+
+from .errors import InvalidInput, NotAllowed, StateConflict
+
+logger = logging.getLogger(__name__)
+
+MAX_CHAT_CHARS = 4000
+INTEGRITY_KINDS = {"paste", "blur"}
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() if value else None
+
+
+def chat_post(*, stage: Stage, author: AbstractBaseUser, text: str) -> StageEvent:
+    text = (text or "").strip() if isinstance(text, str) else ""
+    if not text:
+        raise InvalidInput(errors={"text": ["Write something first."]})
+    if len(text) > MAX_CHAT_CHARS:
+        raise InvalidInput(errors={"text": [f"At most {MAX_CHAT_CHARS} characters."]})
+    if stage.status == Stage.Status.DONE:
+        raise StateConflict("The stage is finished; chat is closed.")
+    return emit(stage, "chat", {"text": text}, actor=author)
+
+
+def integrity_record(
+    *, stage: Stage, actor: AbstractBaseUser, kind: str, amount: int
+) -> StageEvent:
+    """A large paste (`amount` = characters) or the tab losing focus (`amount` = ms).
+
+    Recorded for the coach to weigh, never used to fail anyone automatically.
+    """
+    if stage.loop.candidate_id != actor.pk:
+        raise NotAllowed("Only the candidate's own browser reports these.")
+    if kind not in INTEGRITY_KINDS or not isinstance(amount, int) or amount < 0:
+        raise InvalidInput(errors={"kind": ["Use paste or blur with a non-negative amount."]})
+    key = "chars" if kind == "paste" else "ms"
+    return emit(stage, "integrity", {"kind": kind, key: amount}, actor=actor, private=True)
+
+
+def presence_change(*, stage: Stage, user: AbstractBaseUser, role: str, joined: bool) -> StageEvent:
+    return emit(
+        stage,
+        "presence",
+        {"user": user.get_username(), "role": role, "state": "joined" if joined else "left"},
+        actor=user,
+    )
+
+
+def timer_payload(stage: Stage, reason: str) -> dict:
+    return {
+        "reason": reason,
+        "status": stage.status,
+        "deadline": _iso(stage.deadline),
+        "paused": stage.paused_remaining_ms is not None,
+        "remaining_ms": time_remaining_ms(stage),
+    }
+
+
+@transaction.atomic
+def stage_timer_control(
+    *, stage: Stage, actor: AbstractBaseUser, action: str, minutes: int = 0
+) -> Stage:
+    """The coach pauses, resumes or extends the clock; the server stays authoritative."""
+    stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
+    if not can_act_as_coach(actor, stage):
+        raise NotAllowed("Only the stage's coach controls the clock.")
+    if stage.status != Stage.Status.LIVE:
+        raise StateConflict("The clock runs only while the stage is live.")
+    now = timezone.now()
+    if action == "pause":
+        if stage.paused_remaining_ms is not None:
+            raise StateConflict("The clock is already paused.")
+        stage.paused_remaining_ms = time_remaining_ms(stage, now)
+        stage.deadline = None
+    elif action == "resume":
+        if stage.paused_remaining_ms is None:
+            raise StateConflict("The clock is not paused.")
+        stage.deadline = now + timedelta(milliseconds=stage.paused_remaining_ms)
+        stage.paused_remaining_ms = None
+    elif action == "extend":
+        if not isinstance(minutes, int) or not 1 <= minutes <= 120:
+            raise InvalidInput(errors={"minutes": ["Extend by 1 to 120 minutes."]})
+        if stage.paused_remaining_ms is not None:
+            stage.paused_remaining_ms += minutes * 60_000
+        else:
+            stage.deadline = stage.deadline + timedelta(minutes=minutes)
+    else:
+        raise InvalidInput(errors={"action": ["Use pause, resume or extend."]})
+    stage.save(update_fields=["deadline", "paused_remaining_ms"])
+    emit(stage, "timer", timer_payload(stage, action), actor=actor)
+    return stage
+
+
+def stage_expire(*, stage_id: int, now=None) -> bool:
+    """Close a stage whose deadline passed and auto-submit the latest code of each coding
+    question. Idempotent: a second call (or a concurrent one) finds it done and stops."""
+    from .documents import documents_of
+    from .submissions import submission_create_auto
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage_id)
+        if stage.status != Stage.Status.LIVE or stage.deadline is None or stage.deadline > now:
+            return False
+        stage.status = Stage.Status.DONE
+        stage.finished_at = now
+        stage.save(update_fields=["status", "finished_at"])
+        emit(stage, "timer", timer_payload(stage, "expired"))
+        emit(
+            stage,
+            "stage.status",
+            {"status": stage.status, "finished_at": _iso(now), "reason": "deadline"},
+        )
+        for document in documents_of(stage):
+            if not document.name.startswith("code:") or not document.text.strip():
+                continue
+            question_id = int(document.name.split(":", 1)[1])
+            submission_create_auto(stage=stage, question_id=question_id, document=document)
+    return True
+
+
+def stage_fire_timed_follow_ups(*, stage: Stage, now=None) -> list[StageFollowUp]:
+    """Push every due `after_minutes` follow-up of an uncoached live stage."""
+    from .follow_ups import stage_push_follow_up
+
+    if stage.coach_id is not None or stage.status != Stage.Status.LIVE or stage.started_at is None:
+        return []
+    now = now or timezone.now()
+    elapsed_min = (now - stage.started_at).total_seconds() / 60
+    pushed_ids = set(
+        StageFollowUp.objects.filter(stage=stage).values_list("follow_up_id", flat=True)
+    )
+    due = FollowUp.objects.filter(
+        question__in=StageQuestion.objects.filter(stage=stage).values("question"),
+        trigger=FollowUp.Trigger.AFTER_MINUTES,
+        after_minutes__lte=elapsed_min,
+    ).exclude(pk__in=[pk for pk in pushed_ids if pk])
+    fired = []
+    for follow_up in due.order_by("after_minutes", "position"):
+        try:
+            fired.append(stage_push_follow_up(stage=stage, actor=None, follow_up=follow_up))
+        except StateConflict:
+            continue  # pushed concurrently by another tick or a coach
+    return fired
+
+
+def stage_on_part_passed(*, submission: Submission) -> list[StageFollowUp]:
+    """After an accepted submit of part P of an uncoached stage, fire the next scripted
+    `on_part_passed` follow-up: the one that unlocks part P+1, else the first unpushed
+    one that unlocks nothing."""
+    from .follow_ups import stage_push_follow_up
+
+    stage = submission.stage
+    if stage.coach_id is not None or stage.status != Stage.Status.LIVE:
+        return []
+    pending = FollowUp.objects.filter(
+        question=submission.question, trigger=FollowUp.Trigger.ON_PART_PASSED
+    ).exclude(
+        pk__in=StageFollowUp.objects.filter(stage=stage, follow_up__isnull=False).values(
+            "follow_up"
+        )
+    )
+    follow_up = pending.filter(unlocks_part=submission.part + 1).order_by("position").first()
+    if follow_up is None:
+        follow_up = pending.filter(unlocks_part__isnull=True).order_by("position").first()
+    if follow_up is None:
+        return []
+    try:
+        return [stage_push_follow_up(stage=stage, actor=None, follow_up=follow_up)]
+    except StateConflict:
+        return []
+
+
+def stages_tick(now=None) -> dict[str, int]:
+    """One pass of the clock (Celery beat, every second): expire due stages, fire due
+    timed follow-ups. Safe to run concurrently or twice."""
+    now = now or timezone.now()
+    expired = 0
+    for stage_id in Stage.objects.filter(
+        status=Stage.Status.LIVE, deadline__lte=now, paused_remaining_ms__isnull=True
+    ).values_list("pk", flat=True):
+        try:
+            expired += stage_expire(stage_id=stage_id, now=now)
+        except Exception:
+            logger.exception("expiring stage %s failed; the next tick retries", stage_id)
+    fired = 0
+    timed_stages = Stage.objects.filter(
+        status=Stage.Status.LIVE,
+        coach__isnull=True,
+        stage_questions__question__follow_ups__trigger=FollowUp.Trigger.AFTER_MINUTES,
+    ).distinct()
+    for stage in timed_stages:
+        fired += len(stage_fire_timed_follow_ups(stage=stage, now=now))
+    return {"expired": expired, "fired": fired}
+
+
+def stage_presence(stage: Stage) -> list[dict]:
+    """Who is in the room now, folded from the log's presence events (joins minus leaves
+    per user; advisory — a crashed web process may leave a stale entry)."""
+    counts: dict[str, dict] = {}
+    events = StageEvent.objects.filter(stage=stage, type="presence").order_by("seq")
+    for payload in events.values_list("payload", flat=True):
+        entry = counts.setdefault(payload.get("user"), {"role": payload.get("role"), "n": 0})
+        entry["n"] += 1 if payload.get("state") == "joined" else -1
+    return [{"user": user, "role": e["role"]} for user, e in sorted(counts.items()) if e["n"] > 0]

@@ -1,0 +1,138 @@
+"""Judging end to end: the API queues a submission, the real Celery worker runs it in the
+real Docker engine, verdicts land in the database exactly once."""
+
+import os
+import time
+
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from interviews.models import (
+    Loop,
+    LoopTemplate,
+    Question,
+    Stage,
+    StageEvent,
+    Submission,
+    TestResult,
+)
+from interviews.services.loops import loop_start
+from interviews.services.stages import stage_start
+from sandbox.engine import LABEL, LABEL_OWNER, docker_client
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.integration
+
+SLOW_PYTHON = "import time, sys\ntime.sleep(1.5)\n" + "sys.stdout.write(sys.stdin.read())\n"
+
+
+def _challenge(candidate) -> tuple[Stage, Question]:
+    call_command("import_bank", "interviews/bank", "--no-verify", verbosity=0)
+    template = LoopTemplate.objects.get(slug="ai-lab-infra-sde")
+    loop: Loop = loop_start(candidate=candidate, template=template, coached=False)
+    stage = loop.stages.get(kind="challenge")
+    stage_start(stage=stage, actor=candidate)
+    return stage, stage.questions.get(slug="token-batcher")
+
+
+def _submit(client: APIClient, stage: Stage, question: Question, code: str, **extra) -> int:
+    body = {"stage": stage.pk, "question": question.pk, "part": 1, "language": "python"}
+    response = client.post("/api/v1/submissions/", {**body, "code": code, **extra}, format="json")
+    assert response.status_code == 202, response.content
+    return response.json()["id"]
+
+
+def _wait_done(client: APIClient, submission_id: int, timeout: float = 60) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        data = client.get(f"/api/v1/submissions/{submission_id}/").json()
+        if data["status"] in ("done", "error"):
+            return data
+        time.sleep(0.1)
+    raise AssertionError(f"submission {submission_id} not judged in {timeout}s: {data}")
+
+
+@pytest.fixture
+def candidate_client(transactional_db):
+    candidate = UserFactory()
+    client = APIClient()
+    client.force_authenticate(candidate)
+    return candidate, client
+
+
+def test_reference_is_accepted_on_hidden_tests_and_hidden_data_stays_hidden(
+    celery_worker, candidate_client
+):
+    candidate, client = candidate_client
+    stage, question = _challenge(candidate)
+    submission_id = _submit(client, stage, question, question.reference["python"], mode="submit")
+    data = _wait_done(client, submission_id)
+    assert data["verdict"] == "accepted", data
+    assert data["passed"] == data["total"] > 0
+    for test in data["tests"]:
+        assert set(test) == {"index", "hidden", "verdict", "time_ms", "memory_kb"}
+    statuses = list(
+        StageEvent.objects.filter(stage=stage, type="submission.status")
+        .order_by("seq")
+        .values_list("payload__status", flat=True)
+    )
+    assert statuses == ["queued", "running", "done"]
+
+
+def test_run_mode_shows_samples_and_custom_stdin(celery_worker, candidate_client):
+    candidate, client = candidate_client
+    stage, question = _challenge(candidate)
+    run_id = _submit(client, stage, question, "print('nope')", mode="run")
+    run = _wait_done(client, run_id)
+    assert run["verdict"] == "wrong_answer"
+    assert all({"input", "expected", "output"} <= set(t) for t in run["tests"])
+    assert run["tests"][0]["output"].strip() == "nope"
+
+    echo_id = _submit(client, stage, question, "print(input()[::-1])", mode="run", stdin="abc\n")
+    echo = _wait_done(client, echo_id)
+    assert echo["tests"][0]["output"] == "cba\n"
+    assert echo["total"] == 1
+
+
+def test_killed_worker_still_gives_exactly_one_verdict_and_leaves_no_container(
+    start_worker, celery_worker, candidate_client
+):
+    """SIGKILL the worker mid-judge; a new worker re-judges once the lease and the
+    broker's visibility timeout run out."""
+    candidate, client = candidate_client
+    stage, question = _challenge(candidate)
+    # Take the shared worker out of the way so the doomed one gets the job.
+    celery_worker.stop()
+    doomed = start_worker()
+    submission_id = _submit(client, stage, question, SLOW_PYTHON, mode="submit")
+    deadline = time.monotonic() + 30
+    while Submission.objects.get(pk=submission_id).status != "running":
+        assert time.monotonic() < deadline, doomed.log_tail()
+        time.sleep(0.05)
+    time.sleep(0.5)  # inside the container now
+    doomed.kill()
+
+    start_worker()
+    data = _wait_done(client, submission_id, timeout=90)
+    submission = Submission.objects.get(pk=submission_id)
+    assert data["status"] == "done"
+    assert submission.attempts >= 2
+    assert TestResult.objects.filter(submission=submission).count() == data["total"]
+    done_events = StageEvent.objects.filter(
+        stage=stage, type="submission.status", payload__status="done"
+    )
+    assert done_events.count() == 1
+    # The dead worker's containers are gone (the new worker swept them at start): every
+    # sandbox container left belongs to a live process.
+    for container in docker_client().containers.list(all=True, filters={"label": LABEL}):
+        owner_pid = int(container.labels[LABEL_OWNER].rpartition("/")[2])
+        assert _alive(owner_pid), f"container {container.short_id} of dead pid {owner_pid}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
