@@ -1,5 +1,7 @@
 """Mockloop settings: one module, configured by environment variables (see docs/operations.md)."""
 
+from pathlib import Path
+
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
@@ -27,13 +29,17 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "csp",
     "channels",
     "interviews",
     "sandbox",
 ]
 
 MIDDLEWARE = [
+    "mockloop.observability.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -84,7 +90,8 @@ if REDIS_URL:
     }
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels-redis that rides out a Redis restart (see the module's docstring)
+            "BACKEND": "interviews.realtime.layers.RedisChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
@@ -105,7 +112,8 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT = Path(env("STATIC_ROOT", str(VAR_DIR / "static")))
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns about a missing root
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -130,6 +138,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "submissions": env("THROTTLE_SUBMISSIONS", "30/min"),
         "login": env("THROTTLE_LOGIN", "20/min"),
+        "follow_ups": env("THROTTLE_FOLLOW_UPS", "60/min"),
+        "chat": env("THROTTLE_CHAT", "120/min"),
     },
 }
 
@@ -138,6 +148,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Practice AI-infrastructure interview loops.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger/Redoc assets served from the sidecar package: no CDN, no inline scripts (CSP).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "QuestionKindEnum": "interviews.models.bank.QuestionKind",
@@ -171,20 +185,60 @@ SANDBOX = {
 
 MAX_CODE_BYTES = 64 * 1024
 
+LOG_FORMAT = env("LOG_FORMAT", "plain" if DEBUG or TESTING else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"context": {"()": "mockloop.logs.ContextFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {"()": "mockloop.logs.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["context"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
 
+# Content-Security-Policy (django-csp). Styles allow 'unsafe-inline' because CodeMirror,
+# Excalidraw and mermaid set style attributes; scripts come only from our own origin.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'", "ws:", "wss:"] if DEBUG or TESTING else ["'self'", "wss:"],
+        "worker-src": ["'self'", "blob:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+READY_MAX_QUEUE_DEPTH = env_int("READY_MAX_QUEUE_DEPTH", 500)
+METRICS_ALLOWED_IPS = env_list("METRICS_ALLOWED_IPS", [])
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
 if not DEBUG and not TESTING:
+    # Production: cookies only over HTTPS, HSTS, and trust the proxy's scheme header.
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
-    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 CELERY_BEAT_SCHEDULE = {
     "stages-tick": {"task": "interviews.stages_tick", "schedule": 1.0, "options": {"expires": 5}},

@@ -27,7 +27,9 @@ MAX_RETRIES = 6
 )
 def judge_submission(self, submission_id: int) -> None:
     from interviews.services.judging import LeaseHeld, submission_fail, submission_judge
+    from mockloop.logs import bind_log_context, log_context_var
 
+    token = bind_log_context(submission_id=submission_id, task_id=self.request.id)
     try:
         submission_judge(submission_id)
     except LeaseHeld as held:

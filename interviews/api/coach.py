@@ -16,7 +16,14 @@ from interviews.services.notes import coach_note_create
 from interviews.services.scorecards import scorecard_save
 from interviews.services.stages import stage_claim
 
-from .base import PracticeApi, StrictCharField, StrictIntegerField, StrictSerializer, deny
+from .base import (
+    PracticeApi,
+    ScopedThrottle,
+    StrictCharField,
+    StrictIntegerField,
+    StrictSerializer,
+    deny,
+)
 from .practice_serializers import (
     CoachNoteOutSerializer,
     PushedFollowUpSerializer,
@@ -73,6 +80,9 @@ class FollowUpInputSerializer(StrictSerializer):
 
 
 class StageFollowUpApi(PracticeApi):
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "follow_ups"
+
     @extend_schema(
         request=FollowUpInputSerializer,
         responses={201: PushedFollowUpSerializer},

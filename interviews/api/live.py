@@ -10,7 +10,13 @@ from rest_framework.response import Response
 from interviews import selectors
 from interviews.services import documents, live
 
-from .base import PracticeApi, StrictCharField, StrictIntegerField, StrictSerializer
+from .base import (
+    PracticeApi,
+    ScopedThrottle,
+    StrictCharField,
+    StrictIntegerField,
+    StrictSerializer,
+)
 
 TIMER_OUT = inline_serializer(
     "Timer",
@@ -61,6 +67,9 @@ class StageDocumentsApi(PracticeApi):
 
 
 class StageChatApi(PracticeApi):
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "chat"
+
     class ChatInputSerializer(StrictSerializer):
         text = StrictCharField(max_length=live.MAX_CHAT_CHARS)
 

@@ -1,0 +1,96 @@
+"""Security pass: CSRF on session-authenticated writes, production cookie flags, throttles."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+from mockloop.env import BASE_DIR
+from tests.factories import LoopTemplateFactory, StageTemplateFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _clear_throttles():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def test_session_writes_without_csrf_token_are_refused_and_change_nothing():
+    StageTemplateFactory(loop_template=LoopTemplateFactory(slug="practice"))
+    user = UserFactory()
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(user)
+    response = client.post("/api/v1/loops/", {"template": "practice"}, format="json")
+    assert response.status_code == 403
+    assert "CSRF" in response.json()["detail"]
+    assert user.loops.count() == 0
+
+    client.get("/")  # the SPA page sets the csrftoken cookie
+    token = client.cookies["csrftoken"].value
+    response = client.post(
+        "/api/v1/loops/", {"template": "practice"}, format="json", HTTP_X_CSRFTOKEN=token
+    )
+    assert response.status_code == 201, response.content
+
+
+def test_login_accepts_only_json_so_a_cross_site_form_cannot_log_anyone_in():
+    UserFactory(username="victim")
+    response = APIClient().post(
+        "/api/v1/auth/login/",
+        "username=victim&password=pw-Correct-Horse-9",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 415
+
+
+def test_production_settings_set_secure_cookie_flags_and_hsts():
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "MOCKLOOP_TESTING")}
+    env.update(SECRET_KEY="x" * 50, DJANGO_SETTINGS_MODULE="mockloop.settings")
+    code = (
+        "from django.conf import settings as s;"
+        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SESSION_COOKIE_HTTPONLY,"
+        " s.SECURE_HSTS_SECONDS > 0, s.SECURE_CONTENT_TYPE_NOSNIFF, s.DEBUG)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=BASE_DIR, env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True", "True", "True", "True", "False"]
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "MOCKLOOP_TESTING")}
+    env.pop("SECRET_KEY", None)
+    env["DJANGO_SETTINGS_MODULE"] = "mockloop.settings"
+    out = subprocess.run(
+        [sys.executable, "-c", "from django.conf import settings; settings.DEBUG"],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode != 0 and "SECRET_KEY" in out.stderr
+
+
+def test_login_is_throttled(settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "login": "3/min",
+        },
+    }
+    client = APIClient()
+    body = {"username": "nobody", "password": "wrong"}
+    statuses = [
+        client.post("/api/v1/auth/login/", body, format="json").status_code for _ in range(4)
+    ]
+    assert statuses[:3] == [400, 400, 400] or statuses[:3] == [401, 401, 401]
+    assert statuses[3] == 429
+    assert client.post("/api/v1/auth/login/", body, format="json").has_header("Retry-After")
