@@ -26,6 +26,7 @@ step_system() {
   have dockerd || need+=(docker.io)
   have chromium || need+=(chromium)
   have debootstrap || need+=(debootstrap)
+  have docker-compose || need+=(docker-compose)
   if is_debian && ! have_deb fonts-liberation; then need+=(fonts-liberation); fi
   if wants_postgres && ! have pg_ctlcluster; then need+=(postgresql); fi
   if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then need+=(python3-venv); fi

@@ -1,0 +1,36 @@
+# Mockloop web / worker / beat image.
+#
+# Registry-connected hosts: `docker compose build` (python:3.11-slim + node:20 for the
+# frontend). Air-gapped hosts: build with the offline base the sandbox uses, e.g.
+#   docker build --build-arg BASE_IMAGE=mockloop-rootfs-python:<tag> \
+#                --build-arg NODE_IMAGE=<any image with node 20> .
+# (see docs/operations.md, "Air-gapped hosts").
+ARG BASE_IMAGE=python:3.11-slim
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS frontend
+WORKDIR /src/frontend
+COPY frontend/package.json frontend/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY frontend/ ./
+RUN npm run build
+
+FROM ${BASE_IMAGE} AS app
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
+    MOCKLOOP_VAR_DIR=/var/lib/mockloop STATIC_ROOT=/srv/static
+WORKDIR /srv/mockloop
+COPY pyproject.toml README.md ./
+COPY mockloop/ mockloop/
+COPY interviews/ interviews/
+COPY sandbox/ sandbox/
+COPY manage.py ./
+RUN pip install --no-cache-dir . \
+ && useradd --system --uid 10100 --home-dir /var/lib/mockloop mockloop \
+ && mkdir -p /var/lib/mockloop /srv/static && chown mockloop /var/lib/mockloop
+COPY --from=frontend /src/frontend/dist frontend/dist
+RUN SECRET_KEY=build-only python manage.py collectstatic --noinput -v0
+USER mockloop
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
+  CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--proxy-headers", "mockloop.asgi:application"]
