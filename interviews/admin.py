@@ -69,10 +69,14 @@ class QuestionAdmin(admin.ModelAdmin):
 
     @admin.action(description="Verify reference solutions in the sandbox")
     def verify_references(self, request, queryset):
-        from interviews.services.verification import question_verify
+        from interviews.services.bank import question_verify_reference
 
         for question in queryset.filter(kind="coding"):
-            result = question_verify(question)
+            try:
+                result = question_verify_reference(question=question, actor=request.user)
+            except Exception as exc:  # sandbox down: say so and go on
+                self.message_user(request, f"{question}: {exc}", messages.ERROR)
+                continue
             level = messages.SUCCESS if result.ok else messages.ERROR
             detail = "passes every hidden test" if result.ok else "; ".join(result.failures[:5])
             self.message_user(request, f"{question}: {detail}", level)
@@ -244,3 +248,25 @@ class ScorecardAdmin(admin.ModelAdmin):
     list_display = ("stage", "coach", "recommendation", "updated_at")
     list_filter = ("recommendation",)
     raw_id_fields = ("stage",)
+
+
+@admin.register(m.ReviewMatchOverride)
+class ReviewMatchOverrideAdmin(admin.ModelAdmin):
+    list_display = ("comment", "flaw", "coach", "updated_at")
+    raw_id_fields = ("comment", "flaw")
+
+
+@admin.register(m.AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """Read-only: the audit trail of bank changes."""
+
+    list_display = ("created_at", "actor", "action", "target_label")
+    list_filter = ("action",)
+    search_fields = ("target_label", "actor__username")
+    readonly_fields = [f.name for f in m.AuditEntry._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

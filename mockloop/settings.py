@@ -242,4 +242,9 @@ if not DEBUG and not TESTING:
 
 CELERY_BEAT_SCHEDULE = {
     "stages-tick": {"task": "interviews.stages_tick", "schedule": 1.0, "options": {"expires": 5}},
+    "requeue-submissions": {
+        "task": "sandbox.requeue_submissions",
+        "schedule": 5.0,
+        "options": {"expires": 10},
+    },
 }

@@ -8,6 +8,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 
+from interviews import report_pages
 from interviews.api import errors
 from interviews.views import spa_index
 from mockloop import observability
@@ -22,6 +23,7 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("api/v1/", include("interviews.api.urls")),
     re_path(r"^api/", errors.api_not_found),
+    *report_pages.urlpatterns,
     re_path(r"^(?!static/|admin/|ws/|healthz|readyz|metrics).*$", spa_index, name="spa"),
 ]
 

@@ -14,19 +14,16 @@ from sandbox.engine import SandboxUnavailable, get_engine, sweep_orphans
 
 logger = logging.getLogger(__name__)
 
-MAX_RETRIES = 6
-
 
 @shared_task(
     bind=True,
     name="sandbox.judge_submission",
     acks_late=True,
     reject_on_worker_lost=True,
-    max_retries=MAX_RETRIES,
     ignore_result=True,
 )
 def judge_submission(self, submission_id: int) -> None:
-    from interviews.services.judging import LeaseHeld, submission_fail, submission_judge
+    from interviews.services.judging import LeaseHeld, submission_defer, submission_judge
     from mockloop.logs import bind_log_context, log_context_var
 
     token = bind_log_context(submission_id=submission_id, task_id=self.request.id)
@@ -36,15 +33,22 @@ def judge_submission(self, submission_id: int) -> None:
         # Another delivery of this job is running; come back when its lease is over.
         raise self.retry(countdown=held.seconds, max_retries=None) from held
     except SandboxUnavailable as exc:
-        if self.request.retries >= MAX_RETRIES:
-            submission_fail(
-                submission_id=submission_id,
-                error=f"The sandbox is unavailable ({exc}); run again in a minute.",
-            )
-            return
-        # Release the claim so the retry can take it at once.
+        # Say so at once (a clear internal_error); `requeue_submissions` judges it again
+        # when the engine answers.
+        logger.warning("sandbox unavailable for submission %s: %s", submission_id, exc)
         _release(submission_id)
-        raise self.retry(exc=exc, countdown=min(2**self.request.retries, 30)) from exc
+        submission_defer(submission_id=submission_id)
+    finally:
+        log_context_var.reset(token)
+
+
+@shared_task(name="sandbox.requeue_submissions", ignore_result=True, expires=10)
+def requeue_submissions() -> dict[str, int]:
+    """Beat, every few seconds: re-judge what the sandbox could not, and re-send jobs
+    whose queue message was lost."""
+    from interviews.services.judging import sandbox_available, submissions_requeue
+
+    return submissions_requeue(sandbox_ok=sandbox_available())
 
 
 def _release(submission_id: int) -> None:

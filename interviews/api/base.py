@@ -1,8 +1,10 @@
 """Shared pieces of the practice API views: strict input serializers, a size-capped JSON
 parser, and the mapping of domain errors to HTTP errors."""
 
+import logging
 from typing import Any
 
+from redis.exceptions import RedisError
 from rest_framework import exceptions, serializers
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
@@ -12,6 +14,8 @@ from interviews.services import errors as domain
 
 from .errors import Conflict, PayloadTooLarge
 from .parsers import LimitedJSONParser
+
+logger = logging.getLogger(__name__)
 
 
 class StrictSerializer(serializers.Serializer):
@@ -66,10 +70,18 @@ class StrictDictField(serializers.DictField):
 
 class ScopedThrottle(ScopedRateThrottle):
     """ScopedRateThrottle reading the rates at request time, so settings overrides (and
-    tests) take effect."""
+    tests) take effect. Fails open when the cache (Redis) is unreachable: a rate limit is a
+    guard, and a Redis restart must not turn a coach's follow-up push into a 500."""
 
     def get_rate(self) -> str | None:
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def allow_request(self, request, view) -> bool:
+        try:
+            return super().allow_request(request, view)
+        except (RedisError, OSError):
+            logger.warning("throttle %s skipped: cache unreachable", self.scope, exc_info=True)
+            return True
 
 
 def to_api_error(exc: domain.DomainError) -> exceptions.APIException:

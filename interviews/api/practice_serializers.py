@@ -358,22 +358,48 @@ class ReviewCommentOutSerializer(serializers.ModelSerializer):
 
 
 class FlawResultSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The flaw's id (for review-match overrides).")
     question = serializers.IntegerField()
+    position = serializers.IntegerField()
     category = serializers.CharField()
     lines = serializers.ListField(child=serializers.IntegerField())
     severity = serializers.CharField()
     explanation = serializers.CharField()
     comments = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Matching comment ids."
+        child=serializers.IntegerField(), help_text="Matching comment ids, the hit first."
     )
 
 
+class CommentMatchSerializer(serializers.Serializer):
+    comment = serializers.IntegerField()
+    question = serializers.IntegerField()
+    lines = serializers.ListField(child=serializers.IntegerField())
+    category = serializers.CharField()
+    flaw = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(
+        choices=["hit", "duplicate", "miss"],
+        help_text="hit: of the comments on its flaw, the one sharing most lines with it "
+        "(then the earliest); duplicate: another comment on an already found flaw; miss: "
+        "matches no flaw.",
+    )
+    source = serializers.ChoiceField(choices=["auto", "coach"])
+    overlap = serializers.IntegerField(help_text="Lines shared with the flaw.")
+
+
 class ReviewScoreSerializer(serializers.Serializer):
-    recall = serializers.FloatField()
-    precision = serializers.FloatField()
+    """Rules in `interviews.services.reviews.review_score_compute`."""
+
+    recall = serializers.FloatField(help_text="Flaws found / flaws planted.")
+    precision = serializers.FloatField(help_text="hits / (hits + misses); duplicates left out.")
     comments = serializers.IntegerField(help_text="How many comments were made.")
+    flaws = serializers.IntegerField(help_text="How many flaws were planted.")
+    hits = serializers.IntegerField()
+    duplicates = serializers.IntegerField()
+    misses = serializers.IntegerField()
     matched = FlawResultSerializer(many=True)
     missed = FlawResultSerializer(many=True)
+    comment_matches = CommentMatchSerializer(many=True)
+    explanation = serializers.ListField(child=serializers.CharField())
 
 
 class CoachNoteOutSerializer(serializers.ModelSerializer):

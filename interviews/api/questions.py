@@ -217,7 +217,7 @@ class QuestionVerifyApi(PracticeApi):
         _reject_body(request)
         question = _question_for(request, question_id)
         try:
-            result = question_verify_reference(question=question)
+            result = question_verify_reference(question=question, actor=request.user)
         except VerificationUnavailable as exc:
             raise ServiceUnavailable(exc.message) from exc
         return Response(

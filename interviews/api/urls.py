@@ -1,6 +1,6 @@
 """Routes of /api/v1/ (contract in DESIGN.md "HTTP API"); each module owns its routes."""
 
-from . import accounts, coach, live, loops, questions, stages, submissions
+from . import accounts, coach, live, loops, questions, reports, stages, submissions
 
 urlpatterns = [
     *accounts.urlpatterns,
@@ -10,4 +10,5 @@ urlpatterns = [
     *coach.urlpatterns,
     *questions.urlpatterns,
     *live.urlpatterns,
+    *reports.urlpatterns,
 ]

@@ -1,5 +1,6 @@
 """Domain models, split by concept: the bank (what is asked) and practice (what happened)."""
 
+from .audit import AuditEntry
 from .bank import (
     Dimension,
     FollowUp,
@@ -25,9 +26,11 @@ from .practice import (
     Submission,
     TestResult,
 )
+from .scoring import ReviewMatchOverride
 
 __all__ = [
     "Answer",
+    "AuditEntry",
     "CoachNote",
     "Dimension",
     "FollowUp",
@@ -37,6 +40,7 @@ __all__ = [
     "PlantedFlaw",
     "Question",
     "ReviewComment",
+    "ReviewMatchOverride",
     "Rubric",
     "Scorecard",
     "Stage",

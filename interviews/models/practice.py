@@ -152,6 +152,12 @@ class Submission(models.Model):
     compile_output = models.TextField(blank=True)
     error = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
+    requeue_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the judge next looks at it again: after the sandbox was unavailable, "
+        "or if its queue message may have been lost.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

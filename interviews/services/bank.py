@@ -59,6 +59,7 @@ from interviews.models.bank import (
     Severity,
     StageKind,
 )
+from interviews.services.audit import audit_record
 from interviews.services.errors import DomainError, InvalidInput, StateConflict
 
 SHIPPED_BANK_DIR = Path(__file__).resolve().parent.parent / "bank"
@@ -1245,6 +1246,18 @@ def bank_import(
         if verify:
             pending = [q for q in (*result.created, *result.unchanged) if _unverified(q)]
             result.verified = _bank_verify(pending, entry_of)
+        if (
+            result.created
+            or any(result.rubrics[k] for k in ("created", "updated"))
+            or any(result.loops[k] for k in ("created", "updated"))
+        ):
+            audit_record(
+                actor=actor,
+                action="bank.import",
+                source=label or str(source)[:200],
+                created=[str(q) for q in result.created],
+                verified=len(result.verified),
+            )
     return result
 
 
@@ -1412,7 +1425,7 @@ def _verification_module():
         raise VerificationUnavailable() from exc
 
 
-def question_verify_reference(*, question: Question):
+def question_verify_reference(*, question: Question, actor=None):
     """Run the question's reference on every hidden test in the sandbox (sets
     `verified_at` on success). Returns the verification result (`.ok`, `.failures`)."""
     if question.kind != QuestionKind.CODING:
@@ -1421,6 +1434,13 @@ def question_verify_reference(*, question: Question):
     if result.ok and question.verified_at is None:
         question.verified_at = timezone.now()
     question.save(update_fields=["verified_at", "verification"])
+    audit_record(
+        actor=actor,
+        action="question.verify",
+        target=question,
+        ok=bool(result.ok),
+        failures=[str(f) for f in result.failures][:20],
+    )
     return result
 
 
@@ -1510,7 +1530,9 @@ def question_create(*, data: Any, actor=None) -> Question:
     published = spec.get("status", QuestionStatus.PUBLISHED) == QuestionStatus.PUBLISHED
     if spec["kind"] == QuestionKind.CODING and published:
         raise _new_content_not_publishable(spec)
-    return _question_build(spec, version=1, fingerprint=question_fingerprint(spec), actor=actor)
+    question = _question_build(spec, version=1, fingerprint=question_fingerprint(spec), actor=actor)
+    audit_record(actor=actor, action="question.create", target=question, status=question.status)
+    return question
 
 
 def _merge_patch(target: Any, patch: Any) -> Any:
@@ -1559,6 +1581,7 @@ def question_update(
             _ensure_publishable(question, status)
             question.status = status
             question.save(update_fields=["status"])
+            audit_record(actor=actor, action="question.status", target=question, status=status)
         return question, False
 
     if spec["kind"] == QuestionKind.CODING and status == QuestionStatus.PUBLISHED:
@@ -1568,16 +1591,20 @@ def question_update(
 
     if question_is_used(question):
         newest = _latest_locked(question.slug)
-        return (
-            _question_build(spec, version=newest.version + 1, fingerprint=fingerprint, actor=actor),
-            True,
+        created = _question_build(
+            spec, version=newest.version + 1, fingerprint=fingerprint, actor=actor
         )
+        audit_record(
+            actor=actor, action="question.new_version", target=created, previous=question.pk
+        )
+        return created, True
     _question_fill(question, spec, fingerprint=fingerprint)
     question.save()
     question.parts.all().delete()
     question.follow_ups.all().delete()
     question.flaws.all().delete()
     _question_children_create(question, spec)
+    audit_record(actor=actor, action="question.update", target=question)
     return question, False
 
 
@@ -1588,6 +1615,7 @@ def question_publish(*, question: Question, actor=None) -> Question:
     if question.status != QuestionStatus.PUBLISHED:
         question.status = QuestionStatus.PUBLISHED
         question.save(update_fields=["status"])
+        audit_record(actor=actor, action="question.publish", target=question)
     return question
 
 
@@ -1595,11 +1623,13 @@ def question_publish(*, question: Question, actor=None) -> Question:
 def question_archive(*, question: Question, actor=None) -> int:
     """Take the question (every version of its slug) out of the bank. Stages that use a
     version keep it; new loops no longer find it. Returns how many versions changed."""
-    return (
+    changed = (
         Question.objects.filter(slug=question.slug)
         .exclude(status=QuestionStatus.ARCHIVED)
         .update(status=QuestionStatus.ARCHIVED)
     )
+    audit_record(actor=actor, action="question.archive", target=question, versions=changed)
+    return changed
 
 
 __all__ = [

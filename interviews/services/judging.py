@@ -190,9 +190,19 @@ def submission_record_result(
     return submission
 
 
+SANDBOX_DOWN_MESSAGE = (
+    "The sandbox is unavailable right now, so this was not judged. "
+    "It will be judged automatically as soon as the sandbox is back."
+)
+REQUEUE_DELAY = timedelta(seconds=10)
+STALE_QUEUED = timedelta(seconds=90)
+MAX_ATTEMPTS = 20
+
+
 @transaction.atomic
-def submission_fail(*, submission_id: int, error: str) -> None:
-    """Give up after the retries: an internal error the candidate can see and re-run."""
+def submission_defer(*, submission_id: int, error: str = SANDBOX_DOWN_MESSAGE) -> None:
+    """The sandbox failed (engine down, image missing): show a clear `internal_error` now
+    and let `submissions_requeue` judge it again once the sandbox answers."""
     submission = Submission.objects.select_for_update().filter(pk=submission_id).first()
     if submission is None or submission.status == Submission.Status.DONE:
         return
@@ -200,5 +210,70 @@ def submission_fail(*, submission_id: int, error: str) -> None:
     submission.verdict = "internal_error"
     submission.error = error[:2000]
     submission.finished_at = timezone.now()
-    submission.save(update_fields=["status", "verdict", "error", "finished_at"])
-    emit(submission.stage_id, "submission.status", submission_status_payload(submission))
+    submission.requeue_at = timezone.now() + REQUEUE_DELAY
+    submission.save(update_fields=["status", "verdict", "error", "finished_at", "requeue_at"])
+    emit(
+        submission.stage_id,
+        "submission.status",
+        {**submission_status_payload(submission), "message": submission.error},
+    )
+
+
+def submissions_requeue(*, sandbox_ok: bool, now=None) -> dict[str, int]:
+    """Hand submissions back to the judge (beat, every few seconds):
+
+    - those deferred because the sandbox was down, once it answers again;
+    - those queued for a while that no worker took (their broker message may have been
+      lost, e.g. in a Redis restart). A duplicate message is harmless: claims are
+      exactly-once.
+    """
+    from .submissions import queue_judging
+
+    now = now or timezone.now()
+    requeued = stale = 0
+    if sandbox_ok:
+        deferred = Submission.objects.filter(
+            status=Submission.Status.ERROR, requeue_at__lte=now, attempts__lt=MAX_ATTEMPTS
+        ).values_list("pk", flat=True)
+        for pk in list(deferred[:200]):
+            with transaction.atomic():
+                updated = Submission.objects.filter(
+                    pk=pk, status=Submission.Status.ERROR, requeue_at__isnull=False
+                ).update(
+                    status=Submission.Status.QUEUED,
+                    verdict="",
+                    error="",
+                    finished_at=None,
+                    requeue_at=now + STALE_QUEUED,
+                )
+                if updated:
+                    submission = Submission.objects.get(pk=pk)
+                    emit(
+                        submission.stage_id,
+                        "submission.status",
+                        submission_status_payload(submission),
+                    )
+                    transaction.on_commit(lambda pk=pk: queue_judging(pk))
+                    requeued += updated
+    lost = Submission.objects.filter(
+        status=Submission.Status.QUEUED, created_at__lte=now - STALE_QUEUED
+    ).filter(Q(requeue_at__isnull=True) | Q(requeue_at__lte=now))
+    for pk in list(lost.values_list("pk", flat=True)[:200]):
+        Submission.objects.filter(pk=pk).update(requeue_at=now + STALE_QUEUED)
+        queue_judging(pk)
+        stale += 1
+    return {"requeued": requeued, "stale": stale}
+
+
+def sandbox_available() -> bool:
+    """Whether the Docker engine answers (cheap ping, short timeout)."""
+    from sandbox.engine import docker_client
+
+    try:
+        client = docker_client()
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except Exception:
+        return False

@@ -1,16 +1,26 @@
-"""Design-doc review: the candidate's line comments and their score against the planted
-flaws."""
+"""Design-doc review: the candidate's line comments, their score against the planted
+flaws, and the coach's overrides of the automatic matching."""
 
-from typing import TypedDict
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from typing import Literal, TypedDict
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from interviews.models import PlantedFlaw, Question, ReviewComment, Stage, StageQuestion
+from interviews.models import (
+    PlantedFlaw,
+    Question,
+    ReviewComment,
+    ReviewMatchOverride,
+    Stage,
+    StageQuestion,
+)
 from interviews.models.bank import FlawCategory, QuestionKind
 from interviews.realtime.events import emit
+from interviews.selectors import can_act_as_coach
 
-from .errors import InvalidInput, StateConflict
+from .errors import InvalidInput, NotAllowed, NotFound, StateConflict
 
 
 def document_line_count(document: str) -> int:
@@ -82,8 +92,16 @@ def review_comment_create(
     return comment
 
 
+# --- scoring -------------------------------------------------------------------------------
+
+MatchStatus = Literal["hit", "duplicate", "miss"]
+MatchSource = Literal["auto", "coach"]
+
+
 class FlawResult(TypedDict):
+    id: int
     question: int
+    position: int
     category: str
     lines: list[int]
     severity: str
@@ -91,12 +109,34 @@ class FlawResult(TypedDict):
     comments: list[int]
 
 
+class CommentMatch(TypedDict):
+    comment: int
+    question: int
+    lines: list[int]
+    category: str
+    flaw: int | None
+    status: MatchStatus
+    source: MatchSource
+    overlap: int
+
+
 class ReviewScore(TypedDict):
     recall: float
     precision: float
     comments: int
+    flaws: int
+    hits: int
+    duplicates: int
+    misses: int
     matched: list[FlawResult]
     missed: list[FlawResult]
+    comment_matches: list[CommentMatch]
+    explanation: list[str]
+
+
+def line_overlap(first_a: int, last_a: int, first_b: int, last_b: int) -> int:
+    """How many lines two inclusive ranges share (0 when they are apart)."""
+    return max(0, min(last_a, last_b) - max(first_a, first_b) + 1)
 
 
 def comment_matches_flaw(comment: ReviewComment, flaw: PlantedFlaw) -> bool:
@@ -104,42 +144,241 @@ def comment_matches_flaw(comment: ReviewComment, flaw: PlantedFlaw) -> bool:
     return (
         comment.question_id == flaw.question_id
         and comment.category == flaw.category
-        and comment.line_start <= flaw.line_end
-        and flaw.line_start <= comment.line_end
+        and line_overlap(comment.line_start, comment.line_end, flaw.line_start, flaw.line_end) > 0
     )
 
 
-def review_score(*, stage: Stage) -> ReviewScore:
-    """Recall = planted flaws found / planted flaws; precision = comments that hit a flaw
-    / comments. Either is 0.0 when its denominator is zero."""
-    question_ids = StageQuestion.objects.filter(
-        stage=stage, question__kind=QuestionKind.REVIEW
-    ).values("question_id")
-    flaws = list(
-        PlantedFlaw.objects.filter(question_id__in=question_ids).order_by(
-            "question_id", "line_start", "position"
+def best_flaw_for(comment: ReviewComment, flaws: Iterable[PlantedFlaw]) -> PlantedFlaw | None:
+    """The one flaw a comment matches automatically: among the flaws it matches, the one
+    sharing the most lines with it; then the tighter fit (smaller union of the two
+    ranges); then the lower flaw position, then the lower id."""
+
+    def key(flaw: PlantedFlaw) -> tuple[int, int, int, int]:
+        union = max(comment.line_end, flaw.line_end) - min(comment.line_start, flaw.line_start)
+        overlap = line_overlap(comment.line_start, comment.line_end, flaw.line_start, flaw.line_end)
+        return (-overlap, union, flaw.position, flaw.pk)
+
+    candidates = [flaw for flaw in flaws if comment_matches_flaw(comment, flaw)]
+    return min(candidates, key=key) if candidates else None
+
+
+def _ratio(numerator: int, denominator: int) -> float:
+    return round(numerator / denominator, 4) if denominator else 0.0
+
+
+def review_score_compute(
+    *,
+    flaws: Iterable[PlantedFlaw],
+    comments: Iterable[ReviewComment],
+    overrides: Mapping[int, int | None] | None = None,
+) -> ReviewScore:
+    """Score review comments against planted flaws (a pure function of its inputs).
+
+    Matching:
+    - A comment matches a flaw when both are on the same doc, the categories are equal
+      and the line ranges overlap (at least one shared line).
+    - One comment matches at most one flaw: the best one by `best_flaw_for` (most shared
+      lines, then tightest fit, then flaw position).
+    - A coach's override (`overrides[comment id]` = a flaw id, or None for "no flaw")
+      replaces the automatic match of that comment, whatever the category or lines.
+
+    Counting:
+    - A flaw is found when at least one comment matches it; several comments on one flaw
+      find it once. Recall = found flaws / planted flaws.
+    - Of the comments matching one flaw, the one sharing the most lines with it (then the
+      earliest) is the *hit*; the others are *duplicates*. A comment matching no flaw is
+      a *miss* (a false alarm).
+    - Precision = hits / (hits + misses). Duplicates are left out of both terms: pointing
+      at a real flaw twice is not a false alarm, and must not raise precision either.
+    - Either ratio is 0.0 when its denominator is zero; both are rounded to 4 places.
+    """
+    flaws = list(flaws)
+    comments = sorted(comments, key=lambda c: c.pk)
+    overrides = overrides or {}
+    by_id = {flaw.pk: flaw for flaw in flaws}
+
+    chosen: dict[int, tuple[PlantedFlaw | None, MatchSource]] = {}
+    for comment in comments:
+        if comment.pk in overrides:
+            chosen[comment.pk] = (by_id.get(overrides[comment.pk]), "coach")
+        else:
+            chosen[comment.pk] = (best_flaw_for(comment, flaws), "auto")
+
+    def overlap_with(comment: ReviewComment, flaw: PlantedFlaw | None) -> int:
+        if flaw is None:
+            return 0
+        return line_overlap(comment.line_start, comment.line_end, flaw.line_start, flaw.line_end)
+
+    per_flaw: dict[int, list[ReviewComment]] = defaultdict(list)
+    for comment in comments:
+        flaw, _ = chosen[comment.pk]
+        if flaw is not None:
+            per_flaw[flaw.pk].append(comment)
+    hit_ids: set[int] = set()
+    for flaw_id, matching in per_flaw.items():
+        matching.sort(key=lambda c: (-overlap_with(c, by_id[flaw_id]), c.pk))
+        hit_ids.add(matching[0].pk)
+
+    comment_matches: list[CommentMatch] = []
+    for comment in comments:
+        flaw, source = chosen[comment.pk]
+        if flaw is None:
+            status: MatchStatus = "miss"
+        else:
+            status = "hit" if comment.pk in hit_ids else "duplicate"
+        comment_matches.append(
+            {
+                "comment": comment.pk,
+                "question": comment.question_id,
+                "lines": [comment.line_start, comment.line_end],
+                "category": comment.category,
+                "flaw": flaw.pk if flaw else None,
+                "status": status,
+                "source": source,
+                "overlap": overlap_with(comment, flaw),
+            }
         )
-    )
-    comments = list(ReviewComment.objects.filter(stage=stage).order_by("line_start", "id"))
+
     matched: list[FlawResult] = []
     missed: list[FlawResult] = []
-    hitting: set[int] = set()
-    for flaw in flaws:
-        hits = [c.pk for c in comments if comment_matches_flaw(c, flaw)]
-        hitting.update(hits)
+    for flaw in sorted(flaws, key=lambda f: (f.question_id, f.line_start, f.position, f.pk)):
         result: FlawResult = {
+            "id": flaw.pk,
             "question": flaw.question_id,
+            "position": flaw.position,
             "category": flaw.category,
             "lines": [flaw.line_start, flaw.line_end],
             "severity": flaw.severity,
             "explanation": flaw.explanation,
-            "comments": hits,
+            "comments": [c.pk for c in per_flaw.get(flaw.pk, [])],
         }
-        (matched if hits else missed).append(result)
+        (matched if result["comments"] else missed).append(result)
+
+    hits = len(hit_ids)
+    duplicates = sum(1 for m in comment_matches if m["status"] == "duplicate")
+    misses = sum(1 for m in comment_matches if m["status"] == "miss")
+    recall = _ratio(len(matched), len(flaws))
+    precision = _ratio(hits, hits + misses)
+    explanation = [
+        f"recall = {len(matched)} flaws found / {len(flaws)} planted = {recall}",
+        f"precision = {hits} hits / ({hits} hits + {misses} misses) = {precision}",
+    ]
+    if duplicates:
+        explanation.append(
+            f"{duplicates} comment(s) pointed again at a flaw already found: counted "
+            "neither as hits nor as misses"
+        )
+    overridden = sum(1 for m in comment_matches if m["source"] == "coach")
+    if overridden:
+        explanation.append(f"{overridden} comment(s) matched by the coach's decision")
     return {
-        "recall": round(len(matched) / len(flaws), 4) if flaws else 0.0,
-        "precision": round(len(hitting) / len(comments), 4) if comments else 0.0,
+        "recall": recall,
+        "precision": precision,
         "comments": len(comments),
+        "flaws": len(flaws),
+        "hits": hits,
+        "duplicates": duplicates,
+        "misses": misses,
         "matched": matched,
         "missed": missed,
+        "comment_matches": comment_matches,
+        "explanation": explanation,
     }
+
+
+def review_scores_for_stages(stage_ids: Iterable[int]) -> dict[int, ReviewScore]:
+    """The review score of each stage that has a design doc, in four queries whatever the
+    number of stages (for reports and progress)."""
+    stage_ids = list(stage_ids)
+    doc_links = StageQuestion.objects.filter(
+        stage_id__in=stage_ids, question__kind=QuestionKind.REVIEW
+    ).values_list("stage_id", "question_id")
+    questions_of: dict[int, set[int]] = defaultdict(set)
+    for stage_id, question_id in doc_links:
+        questions_of[stage_id].add(question_id)
+    if not questions_of:
+        return {}
+    all_questions = set().union(*questions_of.values())
+    flaws = list(PlantedFlaw.objects.filter(question_id__in=all_questions))
+    comments = list(ReviewComment.objects.filter(stage_id__in=list(questions_of)))
+    overrides = dict(
+        ReviewMatchOverride.objects.filter(comment__stage_id__in=list(questions_of)).values_list(
+            "comment_id", "flaw_id"
+        )
+    )
+    comments_of: dict[int, list[ReviewComment]] = defaultdict(list)
+    for comment in comments:
+        comments_of[comment.stage_id].append(comment)
+    return {
+        stage_id: review_score_compute(
+            flaws=[f for f in flaws if f.question_id in question_ids],
+            comments=comments_of[stage_id],
+            overrides={c.pk: overrides[c.pk] for c in comments_of[stage_id] if c.pk in overrides},
+        )
+        for stage_id, question_ids in questions_of.items()
+    }
+
+
+def review_score(*, stage: Stage) -> ReviewScore:
+    """The stage's review score (see `review_score_compute` for the rules). A stage without
+    a design doc scores 0.0 / 0.0 with nothing matched or missed."""
+    return review_scores_for_stages([stage.pk]).get(stage.pk) or review_score_compute(
+        flaws=[], comments=[]
+    )
+
+
+# --- coach overrides -----------------------------------------------------------------------
+
+
+def _stage_comment(stage: Stage, comment_id: int) -> ReviewComment:
+    comment = ReviewComment.objects.filter(stage=stage, pk=comment_id).first()
+    if comment is None:
+        raise InvalidInput(errors={"comment": ["Not a review comment of this stage."]})
+    return comment
+
+
+@transaction.atomic
+def review_match_override_set(
+    *, stage: Stage, coach: AbstractBaseUser, comment_id: int, flaw_id: int | None
+) -> ReviewMatchOverride:
+    """The coach rules that the comment matches the flaw (`flaw_id`), or no flaw (None).
+    The flaw must be planted in the doc the comment is on; category and lines need not
+    agree (that is what an override is for). Replaces an earlier ruling."""
+    if not can_act_as_coach(coach, stage):
+        raise NotAllowed("Only the stage's coach or an admin overrides review matches.")
+    comment = _stage_comment(stage, comment_id)
+    flaw = None
+    if flaw_id is not None:
+        flaw = PlantedFlaw.objects.filter(pk=flaw_id, question_id=comment.question_id).first()
+        if flaw is None:
+            raise InvalidInput(errors={"flaw": ["Not a planted flaw of the comment's doc."]})
+    override, _ = ReviewMatchOverride.objects.update_or_create(
+        comment=comment, defaults={"flaw": flaw, "coach": coach}
+    )
+    emit(
+        stage,
+        "review_match.set",
+        {"comment": comment.pk, "flaw": flaw.pk if flaw else None},
+        actor=coach,
+        private=True,
+    )
+    return override
+
+
+@transaction.atomic
+def review_match_override_clear(*, stage: Stage, coach: AbstractBaseUser, comment_id: int) -> None:
+    """Drop the coach's ruling on a comment: the automatic match applies again."""
+    if not can_act_as_coach(coach, stage):
+        raise NotAllowed("Only the stage's coach or an admin overrides review matches.")
+    comment = ReviewComment.objects.filter(stage=stage, pk=comment_id).first()
+    if comment is None:
+        raise NotFound("Review comment not found.")
+    deleted, _ = ReviewMatchOverride.objects.filter(comment=comment).delete()
+    if deleted:
+        emit(
+            stage,
+            "review_match.cleared",
+            {"comment": comment.pk},
+            actor=coach,
+            private=True,
+        )

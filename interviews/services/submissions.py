@@ -17,19 +17,14 @@ from .errors import InvalidInput, NotAllowed, StateConflict, TooLarge
 logger = logging.getLogger(__name__)
 
 
-def _queue_judging(submission_id: int) -> None:
-    """Hand the submission to the sandbox's Celery task. Until that task exists, or while
-    the broker is unreachable, the submission simply stays queued."""
-    try:
-        from sandbox.tasks import judge_submission
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("sandbox.tasks", "sandbox"):
-            raise
-        logger.info("sandbox.tasks is not available; submission %s stays queued", submission_id)
-        return
+def queue_judging(submission_id: int) -> None:
+    """Hand the submission to the sandbox's Celery task. If the broker is unreachable the
+    row stays queued and the requeue sweep (beat) sends it again later."""
+    from sandbox.tasks import judge_submission
+
     try:
         judge_submission.delay(submission_id)
-    except Exception:  # broker down: the row is the record, a sweeper can requeue it
+    except Exception:  # broker down: the row is the record; the sweep re-sends it
         logger.exception("could not queue submission %s for judging", submission_id)
 
 
@@ -108,7 +103,7 @@ def submission_status_payload(submission: Submission) -> dict:
 def _announce_and_queue(submission: Submission, *, actor: AbstractBaseUser | None) -> None:
     emit(submission.stage, "submission.status", submission_status_payload(submission), actor=actor)
     submission_id = submission.pk
-    transaction.on_commit(lambda: _queue_judging(submission_id))
+    transaction.on_commit(lambda: queue_judging(submission_id))
 
 
 @transaction.atomic

@@ -64,7 +64,7 @@ def start_worker(worker_env: dict[str, str]) -> Iterator[Callable[..., WorkerPro
     log_dir = VAR_DIR / "log"
     log_dir.mkdir(parents=True, exist_ok=True)
 
-    def start(*, beat: bool = False) -> WorkerProcess:
+    def start(*, beat: bool = False, env: dict[str, str] | None = None) -> WorkerProcess:
         log_path = log_dir / f"test-worker-{len(started)}-{os.getpid()}.log"
         args = [celery, "-A", "mockloop", "worker", "-l", "info", "--concurrency", "2"]
         args += [
@@ -79,7 +79,7 @@ def start_worker(worker_env: dict[str, str]) -> Iterator[Callable[..., WorkerPro
             process = subprocess.Popen(
                 args,
                 cwd=BASE_DIR,
-                env=worker_env,
+                env={**worker_env, **(env or {})},
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
@@ -100,14 +100,25 @@ def start_worker(worker_env: dict[str, str]) -> Iterator[Callable[..., WorkerPro
         worker.stop()
 
 
+class SharedWorker:
+    """The session's worker with beat; started again if a test stopped or killed it."""
+
+    def __init__(self, start: Callable[..., WorkerProcess]):
+        self._start = start
+        self.worker: WorkerProcess | None = None
+
+    def get(self) -> WorkerProcess:
+        if self.worker is None or self.worker.process.poll() is not None:
+            self.worker = self._start(beat=True)
+        return self.worker
+
+
 @pytest.fixture(scope="session")
-def _shared_worker(start_worker) -> WorkerProcess:
-    return start_worker(beat=True)
+def _shared_worker(start_worker) -> SharedWorker:
+    return SharedWorker(start_worker)
 
 
 @pytest.fixture
-def celery_worker(_shared_worker: WorkerProcess, transactional_db) -> WorkerProcess:
-    """The session's worker (with beat), restarted if a test killed it."""
-    if _shared_worker.process.poll() is not None:
-        pytest.fail(f"the shared worker died:\n{_shared_worker.log_tail()}")
-    return _shared_worker
+def celery_worker(_shared_worker: SharedWorker, transactional_db) -> WorkerProcess:
+    """The session's worker (with beat), restarted if an earlier test stopped it."""
+    return _shared_worker.get()

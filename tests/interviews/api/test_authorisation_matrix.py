@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from interviews.models import Scorecard, Stage
+from interviews.models import Answer, ReviewComment, Scorecard, Stage
+from interviews.services.reviews import review_comment_create
 from tests.interviews.world import CANDIDATE_SECRETS, FLAW_KEY, ROLES, World
 
 API = "/api/v1"
@@ -56,6 +57,24 @@ def coding_done_with_scorecard(w: World) -> None:
 
 def stage_url(attr: str, suffix: str = "") -> Callable[[World], str]:
     return lambda w: f"{API}/stages/{getattr(w, attr).pk}/{suffix}"
+
+
+def review_with_comment(w: World) -> None:
+    review_live(w)
+    review_comment_create(
+        stage=w.review, author=w.owner, line_start=3, line_end=4, category="spof", text="one"
+    )
+
+
+def review_comment_id(w: World) -> int:
+    """The comment `review_with_comment` made (0 before it ran, for route resolving)."""
+    return ReviewComment.objects.filter(stage=w.review).values_list("pk", flat=True).first() or 0
+
+
+def review_as_finished_deep_dive(w: World) -> None:
+    _set(w.coding, status="done")
+    _set(w.review, kind="deep_dive", status="done")
+    Answer.objects.create(stage=w.review, text="I led it: P99 from 900 ms to 250 ms.")
 
 
 CASES = [
@@ -184,6 +203,49 @@ CASES = [
         (401, 404, 200, 404, 200, 200),
     ),
     Case("events", "get", stage_url("coding", "events/?after=0"), (401, 404, 200, 404, 200, 200)),
+    Case(
+        "review-matches-put",
+        "put",
+        stage_url("review", "review-matches/"),
+        (401, 404, 403, 404, 200, 200),
+        body=lambda w, role: {"comment": review_comment_id(w), "flaw": None},
+        prepare=review_with_comment,
+    ),
+    Case(
+        "review-match-delete",
+        "delete",
+        lambda w: f"{API}/stages/{w.review.pk}/review-matches/{review_comment_id(w)}/",
+        (401, 404, 403, 404, 204, 204),
+        prepare=review_with_comment,
+    ),
+    Case(
+        "deep-dive-feedback",
+        "get",
+        stage_url("review", "deep-dive-feedback/"),
+        (401, 404, 200, 404, 200, 200),
+        prepare=review_as_finished_deep_dive,
+    ),
+    Case(
+        "loop-report",
+        "get",
+        lambda w: f"{API}/loops/{w.loop.pk}/report/",
+        (401, 404, 200, 404, 200, 200),
+        prepare=coding_done_with_scorecard,
+    ),
+    Case(
+        "my-progress",
+        "get",
+        lambda w: f"{API}/me/progress/",
+        (401, 200, 200, 200, 200, 200),
+        prepare=coding_done_with_scorecard,
+    ),
+    Case(
+        "coach-calibration",
+        "get",
+        lambda w: f"{API}/coach/calibration/",
+        (401, 403, 403, 200, 200, 200),
+        prepare=coding_done_with_scorecard,
+    ),
 ]
 
 
@@ -191,7 +253,7 @@ CASES = [
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_authorisation_matrix(case: Case, role: str, world: World, as_user, monkeypatch):
-    monkeypatch.setattr("interviews.services.submissions._queue_judging", lambda pk: None)
+    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk: None)
     if case.prepare:
         case.prepare(world)
     client = as_user(world.user(role))
@@ -218,10 +280,10 @@ def test_every_route_and_method_is_in_the_matrix(world: World):
     """A new practice endpoint (or method) must be added to the matrix."""
     from django.urls import resolve
 
-    from interviews.api import accounts, coach, loops, stages, submissions
+    from interviews.api import accounts, coach, loops, reports, stages, submissions
 
     offered = set()
-    for module in (accounts, coach, loops, stages, submissions):
+    for module in (accounts, coach, loops, reports, stages, submissions):
         for pattern in module.urlpatterns:
             view = pattern.callback.view_class
             for method in ("get", "post", "put", "patch", "delete"):

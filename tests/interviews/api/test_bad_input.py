@@ -44,7 +44,7 @@ def unchanged(world: World):
 
 @pytest.fixture(autouse=True)
 def _no_judging(monkeypatch):
-    monkeypatch.setattr("interviews.services.submissions._queue_judging", lambda pk: None)
+    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk: None)
 
 
 def review_live(w: World) -> None:

@@ -13,6 +13,8 @@ PRACTICE_MODULES = [
     "interviews/api/submissions.py",
     "interviews/api/practice_serializers.py",
     "interviews/api/base.py",
+    "interviews/api/reports.py",
+    "interviews/api/report_serializers.py",
 ]
 
 

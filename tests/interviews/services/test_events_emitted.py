@@ -15,7 +15,7 @@ from interviews.services.submissions import submission_create
 
 @pytest.fixture(autouse=True)
 def _no_judging(monkeypatch):
-    monkeypatch.setattr("interviews.services.submissions._queue_judging", lambda pk: None)
+    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk: None)
 
 
 def new_events(stage, after):

@@ -27,7 +27,7 @@ def create(world, **changes):
 
 def test_judging_is_queued_on_commit(world, monkeypatch, django_capture_on_commit_callbacks):
     queued = []
-    monkeypatch.setattr(service, "_queue_judging", queued.append)
+    monkeypatch.setattr(service, "queue_judging", queued.append)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         submission = create(world, stdin="4 5\n")
         assert queued == []
@@ -35,14 +35,6 @@ def test_judging_is_queued_on_commit(world, monkeypatch, django_capture_on_commi
     for callback in callbacks:
         callback()
     assert queued == [submission.pk]
-
-
-def test_without_the_sandbox_task_the_submission_stays_queued(world, monkeypatch):
-    monkeypatch.setitem(sys.modules, "sandbox.tasks", None)  # import fails
-    submission = create(world)
-    service._queue_judging(submission.pk)
-    submission.refresh_from_db()
-    assert submission.status == "queued"
 
 
 def test_the_sandbox_task_is_called_when_present(world, monkeypatch):
@@ -56,12 +48,12 @@ def test_the_sandbox_task_is_called_when_present(world, monkeypatch):
     fake = type(sys)("sandbox.tasks")
     fake.judge_submission = FakeTask
     monkeypatch.setitem(sys.modules, "sandbox.tasks", fake)
-    service._queue_judging(42)
+    service.queue_judging(42)
     assert calls == [42]
 
 
 def test_rules(world, monkeypatch):
-    monkeypatch.setattr(service, "_queue_judging", lambda pk: None)
+    monkeypatch.setattr(service, "queue_judging", lambda pk: None)
     with pytest.raises(TooLarge):
         create(world, code="x" * (64 * 1024 + 1))
     with pytest.raises(NotAllowed):
@@ -88,7 +80,7 @@ class Document:
 
 
 def test_auto_submit_at_the_deadline(world, monkeypatch):
-    monkeypatch.setattr(service, "_queue_judging", lambda pk: None)
+    monkeypatch.setattr(service, "queue_judging", lambda pk: None)
     m.Stage.objects.filter(pk=world.coding.pk).update(status="done")
     submission = service.submission_create_auto(
         stage=world.coding, question_id=world.coding_q.pk, document=Document("print(3)")

@@ -1,0 +1,295 @@
+"""Load test of the main read endpoints against a real daphne, beside a baseline.
+
+    .venv/bin/python bench/api.py [--rate 100] [--seconds 15] [--postgres]
+
+Starts its own Redis and daphne on loopback with a fresh database (SQLite under a
+temporary directory, or PostgreSQL with --postgres via scripts/postgres.sh), creates a
+candidate with a loop, then drives open-loop traffic (requests are scheduled at a fixed
+rate and latency is measured from the scheduled time, so a slow server cannot hide its
+queueing) at each endpoint in turn:
+
+- baseline: `GET /healthz` — a Django view that touches nothing;
+- `GET /api/v1/loops/{id}/` and `GET /api/v1/stages/{id}/` (token auth);
+- `POST /api/v1/stages/{id}/answers/` (a write).
+
+Prints p50/p95/p99, errors and achieved rate per endpoint, the ratio of each p95 to the
+baseline's, and the database queries per request (constant = no N+1). Targets (issue 7):
+loop and stage detail at 100 req/s with p95 ≤ 50 ms and zero errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_http(url: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(url, timeout=2).status_code == 200:
+                return
+        except requests.RequestException:
+            time.sleep(0.2)
+    raise SystemExit(f"server at {url} did not come up")
+
+
+def manage(env: dict, *args: str) -> str:
+    out = subprocess.run(
+        [PY, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+    if out.returncode:
+        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{out.stderr}")
+    return out.stdout
+
+
+SEED = """
+import json
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from interviews.models import LoopTemplate
+from interviews.services.loops import loop_start
+from interviews.services.stages import stage_start
+user = get_user_model().objects.create_user("bench", password="bench-Password-1")
+loop = loop_start(candidate=user, template=LoopTemplate.objects.get(slug="ai-lab-infra-sde"))
+stage = loop.stages.get(kind="screen")
+stage_start(stage=stage, actor=user)
+print(json.dumps({"token": Token.objects.create(user=user).key, "loop": loop.pk,
+                  "stage": stage.pk, "question": stage.questions.first().pk}))
+"""
+
+
+def run_load(method: str, url: str, headers: dict, body: dict | None, rate: float, seconds: float):
+    """Open-loop: one request every 1/rate s; latency from the scheduled start."""
+    total = int(rate * seconds)
+    latencies: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    local = threading.local()
+
+    def one(scheduled: float) -> None:
+        session = getattr(local, "session", None)
+        if session is None:
+            session = local.session = requests.Session()
+        try:
+            response = session.request(method, url, headers=headers, json=body, timeout=10)
+            ok = response.status_code < 400
+            detail = f"{response.status_code}"
+        except requests.RequestException as exc:
+            ok, detail = False, type(exc).__name__
+        elapsed = time.perf_counter() - scheduled
+        with lock:
+            latencies.append(elapsed)
+            if not ok:
+                errors.append(detail)
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=64) as pool:
+        for i in range(total):
+            scheduled = start + i / rate
+            delay = scheduled - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            pool.submit(one, scheduled)
+    duration = time.perf_counter() - start
+    latencies.sort()
+
+    def pct(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
+
+    return {
+        "n": len(latencies),
+        "rate": len(latencies) / duration,
+        "p50": pct(0.50),
+        "p95": pct(0.95),
+        "p99": pct(0.99),
+        "mean": statistics.fmean(latencies) * 1000,
+        "errors": len(errors),
+        "error_kinds": sorted(set(errors))[:5],
+    }
+
+
+QUERY_COUNT = """
+import json, os
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
+ids = json.loads(os.environ["BENCH_IDS"])
+client = APIClient()
+client.credentials(HTTP_AUTHORIZATION="Token " + ids["token"])
+paths = {"loop": "/api/v1/loops/%d/" % ids["loop"], "stage": "/api/v1/stages/%d/" % ids["stage"]}
+out = {}
+for name, path in paths.items():
+    counts = []
+    for _ in range(3):
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(path).status_code == 200
+        counts.append(len(ctx.captured_queries))
+    out[name] = counts
+print(json.dumps(out))
+"""
+
+
+def count_queries(env: dict, ids: dict) -> dict:
+    """Queries per request for the detail endpoints, measured in-process."""
+    output = manage({**env, "BENCH_IDS": json.dumps(ids)}, "shell", "-c", QUERY_COUNT)
+    return json.loads(output.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rate", type=float, default=100)
+    parser.add_argument("--seconds", type=float, default=15)
+    parser.add_argument("--postgres", action="store_true")
+    args = parser.parse_args()
+
+    tmp = Path(tempfile.mkdtemp(prefix="mockloop-bench-api-"))
+    procs: list[subprocess.Popen] = []
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(
+        MOCKLOOP_VAR_DIR=str(tmp),
+        SECRET_KEY="bench-" + "x" * 40,
+        DEBUG="0",
+        MOCKLOOP_TESTING="1",
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
+    db_label = "SQLite"
+    if args.postgres:
+        name = "mockloop_bench"
+        url = subprocess.run(
+            ["scripts/postgres.sh"],
+            cwd=ROOT,
+            env={**os.environ, "MOCKLOOP_PG_NAME": name},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        env["DATABASE_URL"] = url
+        env["DB_CONN_MAX_AGE"] = "60"
+        db_label = "PostgreSQL"
+    try:
+        redis_port = free_port()
+        procs.append(
+            subprocess.Popen(
+                [
+                    "redis-server",
+                    "--port",
+                    str(redis_port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    str(tmp),
+                ],
+                stdout=subprocess.DEVNULL,
+            )
+        )
+        env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+        # Generous limits: this measures latency, not the throttles.
+        env.update(THROTTLE_SUBMISSIONS="100000/min", THROTTLE_LOGIN="100000/min")
+        manage(env, "migrate", "-v0")
+        manage(env, "import_bank", "interviews/bank", "--no-verify")
+        ids = json.loads(manage(env, "shell", "-c", SEED).strip().splitlines()[-1])
+
+        port = free_port()
+        daphne = shutil.which("daphne", path=str(Path(PY).parent)) or "daphne"
+        procs.append(
+            subprocess.Popen(
+                [daphne, "-b", "127.0.0.1", "-p", str(port), "mockloop.asgi:application"],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+        base = f"http://127.0.0.1:{port}"
+        wait_http(f"{base}/healthz")
+
+        auth = {"Authorization": f"Token {ids['token']}"}
+        cases = [
+            ("baseline GET /healthz", "GET", "/healthz", {}, None),
+            ("GET /api/v1/loops/{id}/", "GET", f"/api/v1/loops/{ids['loop']}/", auth, None),
+            ("GET /api/v1/stages/{id}/", "GET", f"/api/v1/stages/{ids['stage']}/", auth, None),
+            (
+                "POST /api/v1/stages/{id}/answers/",
+                "POST",
+                f"/api/v1/stages/{ids['stage']}/answers/",
+                auth,
+                {"question": ids["question"], "text": "Because the mission is safety."},
+            ),
+        ]
+        for _, method, path, headers, body in cases:  # warm up every route
+            run_load(method, base + path, headers, body, rate=20, seconds=1)
+        print(
+            f"# bench/api.py — {db_label}, daphne (1 process), {args.rate:.0f} req/s "
+            f"for {args.seconds:.0f} s per endpoint, open loop"
+        )
+        print(
+            f"{'endpoint':40} {'rate':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
+            f"{'errors':>7} {'p95/base':>9}"
+        )
+        baseline_p95 = None
+        results = {}
+        for label, method, path, headers, body in cases:
+            r = run_load(method, base + path, headers, body, args.rate, args.seconds)
+            results[label] = r
+            baseline_p95 = baseline_p95 or r["p95"]
+            print(
+                f"{label:40} {r['rate']:7.1f} {r['p50']:8.1f} {r['p95']:8.1f} {r['p99']:8.1f} "
+                f"{r['errors']:7d} {r['p95'] / baseline_p95:9.2f}"
+                + (f"  {r['error_kinds']}" if r["errors"] else "")
+            )
+        queries = count_queries(env, ids)
+        print(
+            f"queries per request: loop detail {queries['loop']}, stage detail {queries['stage']}"
+        )
+        ok = all(
+            results[k]["p95"] <= 50 and results[k]["errors"] == 0
+            for k in ("GET /api/v1/loops/{id}/", "GET /api/v1/stages/{id}/")
+        )
+        print("target (detail p95 ≤ 50 ms, 0 errors):", "met" if ok else "MISSED")
+    finally:
+        for proc in reversed(procs):
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
+        if args.postgres:
+            subprocess.run(
+                ["su", "postgres", "-c", "dropdb --if-exists mockloop_bench"],
+                check=False,
+                capture_output=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,313 @@
+"""Serializers of the scoring and report endpoints: review-match overrides, deep-dive
+feedback, the loop report, progress and calibration.
+
+The services build plain dicts; these serializers are the allowlist of what leaves the
+server (a key a service adds by mistake is not sent) and the OpenAPI description of it.
+`private_notes` is optional: the report service includes it only for the stage's coach
+and admins.
+"""
+
+from rest_framework import serializers
+
+from .base import StrictIntegerField, StrictSerializer
+from .practice_serializers import ReviewScoreSerializer
+
+# --- review matches ----------------------------------------------------------------------
+
+
+class ReviewMatchInputSerializer(StrictSerializer):
+    comment = StrictIntegerField(help_text="A review comment of this stage.")
+    flaw = StrictIntegerField(
+        allow_null=True,
+        help_text="A planted flaw of the comment's doc; null: the comment matches no flaw.",
+    )
+
+
+# --- deep-dive feedback --------------------------------------------------------------------
+
+
+class SpanSerializer(serializers.Serializer):
+    rule = serializers.CharField(help_text="Id of the rule that fired, e.g. `metrics.heading`.")
+    description = serializers.CharField()
+    text = serializers.CharField(help_text="The text the rule fired on.")
+    start = serializers.IntegerField(help_text="Offset in the answer text.")
+    end = serializers.IntegerField()
+    line = serializers.IntegerField(help_text="1-based line of `start`.")
+
+
+class ChecklistItemSerializer(serializers.Serializer):
+    part = serializers.ChoiceField(
+        choices=[
+            "context",
+            "architecture",
+            "trade-off",
+            "failure",
+            "metrics",
+            "ownership",
+            "extension",
+        ]
+    )
+    label = serializers.CharField()
+    covered = serializers.BooleanField()
+    evidence = SpanSerializer(many=True)
+    hint = serializers.CharField(allow_blank=True, help_text="What to add, when not covered.")
+
+
+class QuantitySerializer(serializers.Serializer):
+    text = serializers.CharField()
+    value = serializers.FloatField(help_text="With k/M/B scales applied.")
+    unit = serializers.CharField(allow_null=True)
+    kind = serializers.CharField(allow_null=True)
+    start = serializers.IntegerField()
+    end = serializers.IntegerField()
+    line = serializers.IntegerField()
+    rule = serializers.CharField()
+
+
+class BeforeAfterSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    before = serializers.FloatField()
+    after = serializers.FloatField()
+    unit = serializers.CharField()
+    change = serializers.CharField(help_text='Relative change, e.g. "-62.5%".')
+    start = serializers.IntegerField()
+    end = serializers.IntegerField()
+    line = serializers.IntegerField()
+    rule = serializers.CharField()
+
+
+class QuantificationSerializer(serializers.Serializer):
+    quantifies = serializers.BooleanField()
+    level = serializers.ChoiceField(choices=["none", "some", "strong"])
+    figures = QuantitySerializer(many=True)
+    before_after = BeforeAfterSerializer(many=True)
+    rule = serializers.CharField()
+
+
+class RoiFigureSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["money", "effort"])
+    start = serializers.IntegerField()
+    end = serializers.IntegerField()
+    line = serializers.IntegerField()
+    side = serializers.ChoiceField(choices=["cost", "benefit", "unclassified"])
+    cue = serializers.CharField(allow_blank=True)
+    rule = serializers.CharField()
+    amount_usd = serializers.FloatField()
+    per_year = serializers.FloatField(allow_null=True, help_text="Times a year; null: one-off.")
+    stated_total = serializers.BooleanField()
+    counted = serializers.BooleanField()
+    note = serializers.CharField(allow_blank=True)
+
+
+class RoiSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["adds_up", "does_not_add_up", "incomplete", "absent"])
+    cost_usd = serializers.FloatField(allow_null=True)
+    benefit_usd = serializers.FloatField(allow_null=True)
+    ratio = serializers.FloatField(allow_null=True)
+    horizon_years = serializers.FloatField(allow_null=True)
+    horizon_assumed = serializers.BooleanField()
+    figures = RoiFigureSerializer(many=True)
+    arithmetic = serializers.ListField(child=serializers.CharField())
+    verdict = serializers.CharField()
+
+
+class OwnershipVoiceSerializer(serializers.Serializer):
+    i = serializers.IntegerField(help_text='First person singular words ("I", "my" …).')
+    we = serializers.IntegerField(help_text='First person plural words ("we", "our" …).')
+    note = serializers.CharField(allow_blank=True)
+
+
+class AnswerFeedbackSerializer(serializers.Serializer):
+    question = serializers.IntegerField(allow_null=True)
+    question_title = serializers.CharField(allow_blank=True)
+    words = serializers.IntegerField()
+    covered = serializers.IntegerField(help_text="Parts covered, of `total`.")
+    total = serializers.IntegerField()
+    checklist = ChecklistItemSerializer(many=True)
+    quantification = QuantificationSerializer()
+    roi = RoiSerializer()
+    ownership_voice = OwnershipVoiceSerializer()
+
+
+class DeepDiveFeedbackSerializer(serializers.Serializer):
+    stage = serializers.IntegerField()
+    answers = AnswerFeedbackSerializer(many=True)
+
+
+# --- loop report ---------------------------------------------------------------------------
+
+
+class DimensionScoreSerializer(serializers.Serializer):
+    dimension = serializers.CharField()
+    weight = serializers.FloatField()
+    in_rubric = serializers.BooleanField()
+    level = serializers.IntegerField(allow_null=True, help_text="1–4; null: not scored.")
+    normalised = serializers.FloatField(allow_null=True, help_text="(level − 1) / 3.")
+    comment = serializers.CharField(allow_blank=True)
+
+
+class StageScoreSerializer(serializers.Serializer):
+    dimensions = DimensionScoreSerializer(many=True)
+    missing = serializers.ListField(child=serializers.CharField())
+    complete = serializers.BooleanField()
+    overall = serializers.FloatField(allow_null=True, help_text="Weighted mean, 0–1.")
+    percent = serializers.FloatField(allow_null=True)
+    level = serializers.FloatField(allow_null=True, help_text="The overall on the 1–4 scale.")
+    explanation = serializers.CharField()
+
+
+class ReportScorecardSerializer(serializers.Serializer):
+    coach = serializers.CharField(allow_null=True)
+    recommendation = serializers.CharField()
+    summary = serializers.CharField(allow_blank=True)
+    updated_at = serializers.DateTimeField()
+    score = StageScoreSerializer()
+    private_notes = serializers.CharField(
+        required=False, allow_blank=True, help_text="The stage's coach and admins only."
+    )
+
+
+class ReportStageSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    position = serializers.IntegerField()
+    kind = serializers.CharField()
+    title = serializers.CharField()
+    status = serializers.CharField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    coach = serializers.CharField(allow_null=True)
+    rubric = serializers.CharField(allow_null=True)
+    scorecard_status = serializers.ChoiceField(
+        choices=["scored", "not_scored", "waiting_for_stage_end"]
+    )
+    scorecard = ReportScorecardSerializer(allow_null=True)
+    review = ReviewScoreSerializer(allow_null=True)
+    deep_dive = DeepDiveFeedbackSerializer(allow_null=True)
+
+
+class LoopOverallSerializer(serializers.Serializer):
+    overall = serializers.FloatField(allow_null=True)
+    percent = serializers.FloatField(allow_null=True)
+    level = serializers.FloatField(allow_null=True)
+    stages_scored = serializers.IntegerField()
+    stages_unscored = serializers.IntegerField()
+    explanation = serializers.CharField()
+
+
+class LoopRecommendationSerializer(serializers.Serializer):
+    recommendation = serializers.CharField(allow_null=True)
+    explanation = serializers.CharField()
+
+
+class LoopReportSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    template = serializers.CharField()
+    candidate = serializers.CharField()
+    coached = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    generated_at = serializers.DateTimeField()
+    stages = ReportStageSerializer(many=True)
+    overall = LoopOverallSerializer()
+    recommendation = LoopRecommendationSerializer()
+
+
+# --- progress ------------------------------------------------------------------------------
+
+
+class ProgressBaseSerializer(serializers.Serializer):
+    at = serializers.DateTimeField(allow_null=True, help_text="When the stage finished.")
+    loop = serializers.IntegerField()
+    loop_title = serializers.CharField()
+    stage = serializers.IntegerField()
+    kind = serializers.CharField()
+    title = serializers.CharField()
+
+
+class ProgressStageSerializer(ProgressBaseSerializer):
+    percent = serializers.FloatField(allow_null=True)
+    level = serializers.FloatField(allow_null=True)
+    recommendation = serializers.CharField()
+
+
+class ProgressKindSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    points = ProgressStageSerializer(many=True)
+
+
+class ProgressDimensionPointSerializer(ProgressBaseSerializer):
+    level = serializers.IntegerField()
+    weight = serializers.FloatField()
+
+
+class ProgressDimensionSerializer(serializers.Serializer):
+    dimension = serializers.CharField()
+    points = ProgressDimensionPointSerializer(many=True)
+
+
+class ProgressReviewSerializer(ProgressBaseSerializer):
+    recall = serializers.FloatField()
+    precision = serializers.FloatField()
+
+
+class ProgressDeepDiveSerializer(ProgressBaseSerializer):
+    covered = serializers.IntegerField()
+    total = serializers.IntegerField()
+    quantifies = serializers.BooleanField()
+    roi = serializers.CharField()
+
+
+class ProgressSerializer(serializers.Serializer):
+    stages = ProgressStageSerializer(many=True)
+    by_kind = ProgressKindSerializer(many=True)
+    by_dimension = ProgressDimensionSerializer(many=True)
+    review = ProgressReviewSerializer(many=True)
+    deep_dive = ProgressDeepDiveSerializer(many=True)
+
+
+# --- calibration ---------------------------------------------------------------------------
+
+
+class CalibrationComparisonSerializer(serializers.Serializer):
+    coach_mean = serializers.FloatField(allow_null=True)
+    coach_n = serializers.IntegerField()
+    all_mean = serializers.FloatField(allow_null=True)
+    all_n = serializers.IntegerField()
+    others_mean = serializers.FloatField(allow_null=True)
+    others_n = serializers.IntegerField()
+    delta = serializers.FloatField(allow_null=True, help_text="coach_mean − others_mean.")
+
+
+class CalibrationDimensionSerializer(CalibrationComparisonSerializer):
+    dimension = serializers.CharField()
+
+
+class CalibrationCoachSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class CalibrationCountsSerializer(serializers.Serializer):
+    coach = serializers.IntegerField()
+    all = serializers.IntegerField()
+
+
+class RecommendationCountsSerializer(serializers.Serializer):
+    strong_no = serializers.IntegerField()
+    no = serializers.IntegerField()
+    yes = serializers.IntegerField()
+    strong_yes = serializers.IntegerField()
+
+
+class CalibrationRecommendationsSerializer(serializers.Serializer):
+    coach = RecommendationCountsSerializer()
+    all = RecommendationCountsSerializer()
+
+
+class CalibrationSerializer(serializers.Serializer):
+    coach = CalibrationCoachSerializer()
+    scorecards = CalibrationCountsSerializer()
+    scorers = serializers.IntegerField(help_text="Distinct users who filled a scorecard.")
+    dimensions = CalibrationDimensionSerializer(many=True)
+    overall = CalibrationComparisonSerializer()
+    recommendations = CalibrationRecommendationsSerializer()
