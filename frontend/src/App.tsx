@@ -1,5 +1,109 @@
-import { Home } from "./pages/Home";
+import type { ReactNode } from "react";
+import { BrowserRouter, Link, Navigate, Outlet, Route, Routes, useLocation } from "react-router";
+
+import type { Role } from "./api/client";
+import { LoginPage, SignupPage } from "./auth/AuthPages";
+import { SessionProvider, useSession } from "./auth/session";
+import { CoachHome } from "./coach/CoachHome";
+import { CoachRoomPage } from "./coach/CoachRoom";
+import { Dashboard } from "./candidate/Dashboard";
+import { LoopPage } from "./candidate/LoopPage";
+import { Progress } from "./candidate/Progress";
+import { ScorecardView } from "./candidate/ScorecardView";
+import { TopBar } from "./layout/TopBar";
+import { ForbiddenPage, NotFoundPage, Problem } from "./pages/Problem";
+import { StageRoomPage } from "./rooms/StageRoomPage";
+
+function Loading() {
+  return (
+    <main id="main" className="page">
+      <p className="muted">Loading…</p>
+    </main>
+  );
+}
+
+/** Signed-in pages; `roles` narrows who may open them (others get a clear "not allowed"). */
+function RequireAuth({ roles, children }: { roles?: Role[]; children?: ReactNode }) {
+  const { session } = useSession();
+  const location = useLocation();
+  if (session.state === "loading") return <Loading />;
+  if (session.state === "unavailable") return <Problem error={session.error} />;
+  if (session.state === "signed-out") {
+    return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  }
+  if (roles && !roles.includes(session.me.role)) return <ForbiddenPage />;
+  return <>{children ?? <Outlet />}</>;
+}
+
+function Home() {
+  const { session } = useSession();
+  if (session.state === "loading") return <Loading />;
+  if (session.state === "signed-in") {
+    return session.me.role === "coach" ? <Navigate to="/coach" replace /> : <Dashboard />;
+  }
+  if (session.state === "unavailable") return <Problem error={session.error} />;
+  return (
+    <main id="main" className="page landing">
+      <h1>Practise AI-infrastructure interview loops</h1>
+      <p className="lead">
+        Timed coding that grows with follow-ups, system design around model serving, design-doc review, deep dives and
+        a values round — solo against the platform, or with a live coach.
+      </p>
+      <p className="row">
+        <Link className="button primary" to="/signup">
+          Create an account
+        </Link>
+        <Link className="button secondary" to="/login">
+          Sign in
+        </Link>
+      </p>
+    </main>
+  );
+}
+
+function StageRoute() {
+  const { session } = useSession();
+  if (session.state === "signed-in" && session.me.role !== "candidate") return <CoachRoomPage />;
+  return <StageRoomPage />;
+}
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<Home />} />
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/signup" element={<SignupPage />} />
+      <Route element={<RequireAuth />}>
+        <Route path="/loops/:loopId" element={<LoopPage />} />
+        <Route path="/stages/:stageId" element={<StageRoute />} />
+        <Route path="/stages/:stageId/scorecard" element={<ScorecardView />} />
+        <Route path="/progress" element={<Progress />} />
+      </Route>
+      <Route element={<RequireAuth roles={["coach", "admin"]} />}>
+        <Route path="/coach" element={<CoachHome />} />
+        <Route path="/coach/*" element={<CoachRoutes />} />
+      </Route>
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}
+
+function CoachRoutes() {
+  return (
+    <Routes>
+      <Route path="stages/:stageId" element={<CoachRoomPage />} />
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}
 
 export function App() {
-  return <Home />;
+  return (
+    <BrowserRouter>
+      <SessionProvider>
+        <TopBar />
+        <AppRoutes />
+      </SessionProvider>
+    </BrowserRouter>
+  );
 }

@@ -4,20 +4,20 @@ import urllib.request
 
 import pytest
 
+from .conftest import sign_in
+
 pytestmark = pytest.mark.e2e
 
 
 def test_home_page_renders_in_chromium(page, live_server_url, screenshot_path) -> None:
-    """`/` serves the Vite build; React mounts and shows the Mockloop title."""
+    """`/` serves the Vite build; React mounts and shows the landing page to a visitor."""
     response = page.goto("/")
     assert response is not None and response.ok
-    page.get_by_role("heading", name="Mockloop", level=1).wait_for()
+    page.get_by_role("link", name="Mockloop home").wait_for()
+    page.get_by_role("heading", level=1).wait_for()
     assert page.title() == "Mockloop"
-    # The session card settles into a real state (sign-in form, or the API's message).
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=session]').textContent.includes('Checking')"
-    )
-    page.screenshot(path=screenshot_path("smoke-home"), full_page=True)
+    page.get_by_role("link", name="Create an account").wait_for()
+    page.screenshot(path=screenshot_path("landing"), full_page=True)
 
 
 def test_static_assets_are_served(page, live_server_url) -> None:
@@ -44,33 +44,30 @@ def test_api_schema_responds(live_server_url) -> None:
     assert "Mockloop API" in body
 
 
-def test_sign_in_and_out_through_the_form(page, live_server_url, screenshot_path) -> None:
-    """The landing page's form logs in with the session cookie + CSRF, then shows `me`."""
+def test_sign_in_and_out(page, live_server_url, screenshot_path) -> None:
+    """The sign-in form logs in with the session cookie + CSRF; the session survives a
+    reload; signing out returns to the sign-in page."""
     from tests.factories import UserFactory
 
-    user = UserFactory(username="e2e-candidate")
-    page.goto("/")
-    page.get_by_label("Username").fill(user.username)
-    page.get_by_label("Password").fill("pw-Correct-Horse-9")
-    page.get_by_role("button", name="Sign in").click()
-    signed_in = page.get_by_text("Signed in as")
-    signed_in.wait_for()
-    assert "e2e-candidate" in page.get_by_test_id("session").inner_text()
-    assert "candidate" in page.locator(".role").inner_text()
-    page.screenshot(path=screenshot_path("smoke-signed-in"))
+    UserFactory(username="e2e-candidate")
+    sign_in(page, "e2e-candidate")
+    page.get_by_role("heading", name="Your loops").wait_for()
+    assert "e2e-candidate" in page.locator(".topbar .who").inner_text()
+    assert page.locator(".topbar .role").text_content() == "candidate"
 
     page.reload()
-    page.get_by_text("Signed in as").wait_for()  # the session survives a reload
+    page.get_by_role("heading", name="Your loops").wait_for()
 
     page.get_by_role("button", name="Sign out").click()
-    page.get_by_role("button", name="Sign in").wait_for()
+    page.get_by_role("heading", name="Sign in").wait_for()
 
 
-def test_wrong_password_shows_the_servers_message(page, live_server_url) -> None:
-    page.goto("/")
+def test_wrong_password_shows_the_servers_message(page, live_server_url, screenshot_path) -> None:
+    page.goto("/login")
     page.get_by_label("Username").fill("nobody")
     page.get_by_label("Password").fill("wrong")
     page.get_by_role("button", name="Sign in").click()
     alert = page.get_by_role("alert")
     alert.wait_for()
-    assert alert.inner_text().strip() != ""
+    assert "Wrong username or password" in alert.inner_text()
+    page.screenshot(path=screenshot_path("sign-in-error"))

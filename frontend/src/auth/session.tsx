@@ -1,0 +1,67 @@
+// Who is signed in: loaded once from /api/v1/me/, refreshed after sign-in and sign-out.
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
+
+import { ApiError, api, type Me } from "../api/client";
+
+export type Session =
+  | { state: "loading" }
+  | { state: "signed-in"; me: Me }
+  | { state: "signed-out" }
+  | { state: "unavailable"; error: unknown };
+
+export async function loadSession(): Promise<Session> {
+  try {
+    return { state: "signed-in", me: await api.me() };
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      return { state: "signed-out" };
+    }
+    return { state: "unavailable", error };
+  }
+}
+
+interface SessionValue {
+  session: Session;
+  refresh: () => Promise<Session>;
+  signOut: () => Promise<void>;
+}
+
+const SessionContext = createContext<SessionValue | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<Session>({ state: "loading" });
+
+  const refresh = useCallback(async () => {
+    const next = await loadSession();
+    setSession(next);
+    return next;
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  const signOut = useCallback(async () => {
+    try {
+      await api.logout();
+    } finally {
+      await refresh();
+    }
+  }, [refresh]);
+
+  const value = useMemo(() => ({ session, refresh, signOut }), [session, refresh, signOut]);
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionValue {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error("useSession outside SessionProvider");
+  return value;
+}
+
+/** The signed-in user; only for pages rendered inside <RequireAuth>. */
+export function useMe(): Me {
+  const { session } = useSession();
+  if (session.state !== "signed-in") throw new Error("useMe needs a signed-in session");
+  return session.me;
+}

@@ -1,0 +1,124 @@
+import { useState } from "react";
+import { Link, useNavigate } from "react-router";
+
+import { api, describeError, type Loop, type LoopTemplate } from "../api/client";
+import { useMe } from "../auth/session";
+import { formatDate, STAGE_KIND_LABEL } from "../lib/format";
+import { useAsync } from "../lib/useAsync";
+
+export function LoopProgress({ loop }: { loop: Loop }) {
+  const done = loop.stages.filter((s) => s.status === "done").length;
+  const total = loop.stages.length || 1;
+  return (
+    <div className="progress" aria-label={`${done} of ${loop.stages.length} stages done`}>
+      <div className="progress-track">
+        <div className="progress-fill" style={{ width: `${(done / total) * 100}%` }} />
+      </div>
+      <span className="small muted">
+        {done}/{loop.stages.length} stages
+      </span>
+    </div>
+  );
+}
+
+function TemplateCard({ template }: { template: LoopTemplate }) {
+  const navigate = useNavigate();
+  const [coached, setCoached] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const minutes = template.stages.reduce((sum, s) => sum + s.minutes, 0);
+
+  async function start() {
+    setBusy(true);
+    setError(null);
+    try {
+      const loop = await api.loopStart(template.slug, coached);
+      navigate(`/loops/${loop.id}`);
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <article className="card template-card" data-testid={`template-${template.slug}`}>
+      <h3>{template.title}</h3>
+      {template.description && <p className="muted">{template.description}</p>}
+      <p className="small muted">
+        {template.stages.length} stages · {Math.round(minutes / 6) / 10} h
+      </p>
+      <ol className="chips">
+        {template.stages.map((s) => (
+          <li key={s.position} className={`chip kind-${s.kind}`}>
+            {STAGE_KIND_LABEL[s.kind]}
+          </li>
+        ))}
+      </ol>
+      <div className="row">
+        <label className="toggle">
+          <input type="checkbox" checked={coached} onChange={(e) => setCoached(e.target.checked)} />
+          With a live coach
+        </label>
+        <button type="button" className="primary" onClick={start} disabled={busy}>
+          {busy ? "Starting…" : "Start this loop"}
+        </button>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </article>
+  );
+}
+
+export function Dashboard() {
+  const me = useMe();
+  const loops = useAsync(() => api.loops(), []);
+  const templates = useAsync(() => api.loopTemplates(), []);
+  const mine = (loops.data ?? []).filter((l) => me.role !== "candidate" || l.candidate === me.username);
+
+  return (
+    <main id="main" className="page">
+      <h1>Your loops</h1>
+      {loops.error !== undefined && <p className="error" role="alert">{describeError(loops.error)}</p>}
+      {loops.loading && !loops.data && <p className="muted">Loading…</p>}
+      {loops.data && mine.length === 0 && (
+        <p className="muted">No loops yet. Start one below — each stage runs against its own clock.</p>
+      )}
+      <ul className="loop-list">
+        {mine.map((loop) => (
+          <li key={loop.id} className="card loop-row">
+            <div>
+              <Link to={`/loops/${loop.id}`} className="loop-title">
+                {loop.title}
+              </Link>
+              <p className="small muted">
+                Started {formatDate(loop.created_at)}
+                {loop.coached ? " · coached" : " · solo"}
+                {me.role !== "candidate" && loop.candidate ? ` · ${loop.candidate}` : ""}
+              </p>
+            </div>
+            <LoopProgress loop={loop} />
+          </li>
+        ))}
+      </ul>
+
+      {me.role === "candidate" && (
+        <section aria-labelledby="templates-title">
+          <h2 id="templates-title">Start a loop</h2>
+          {templates.error !== undefined && (
+            <p className="error" role="alert">
+              {describeError(templates.error)}
+            </p>
+          )}
+          <div className="grid">
+            {(templates.data ?? []).map((t) => (
+              <TemplateCard key={t.slug} template={t} />
+            ))}
+          </div>
+        </section>
+      )}
+    </main>
+  );
+}

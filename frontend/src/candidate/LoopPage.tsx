@@ -1,0 +1,105 @@
+import { useState } from "react";
+import { Link, useNavigate, useParams } from "react-router";
+
+import { api, describeError, type StageSummary } from "../api/client";
+import { useMe } from "../auth/session";
+import { formatClock, formatDate, STAGE_KIND_LABEL } from "../lib/format";
+import { useAsync } from "../lib/useAsync";
+import { Problem } from "../pages/Problem";
+import { LoopProgress } from "./Dashboard";
+
+function StageRow({ stage, canDrive, onError }: { stage: StageSummary; canDrive: boolean; onError: (e: string) => void }) {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const status = stage.status ?? "pending";
+
+  async function start() {
+    setBusy(true);
+    try {
+      await api.stageStart(stage.id);
+      navigate(`/stages/${stage.id}`);
+    } catch (err) {
+      onError(describeError(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <li className={`timeline-item status-${status}`} data-testid={`stage-${stage.kind}`}>
+      <span className="timeline-dot" aria-hidden="true" />
+      <div className="timeline-body">
+        <div className="timeline-head">
+          <h3>{stage.title}</h3>
+          <span className={`badge status-${status}`}>{status}</span>
+        </div>
+        <p className="small muted">
+          {STAGE_KIND_LABEL[stage.kind]} · {stage.minutes} min
+          {status === "live" && ` · ${formatClock(stage.time_remaining_ms)} left`}
+          {stage.coach && ` · coach ${stage.coach}`}
+          {status === "done" && stage.finished_at && ` · finished ${formatDate(stage.finished_at)}`}
+        </p>
+      </div>
+      <div className="timeline-actions">
+        {status === "pending" && canDrive && (
+          <button type="button" className="primary" onClick={start} disabled={busy}>
+            {busy ? "Starting…" : "Start"}
+          </button>
+        )}
+        {status === "live" && (
+          <Link className="button primary" to={`/stages/${stage.id}`}>
+            Open
+          </Link>
+        )}
+        {status === "done" && (
+          <>
+            <Link className="button secondary" to={`/stages/${stage.id}`}>
+              Review
+            </Link>
+            <Link className="button secondary" to={`/stages/${stage.id}/scorecard`}>
+              Scorecard
+            </Link>
+          </>
+        )}
+      </div>
+    </li>
+  );
+}
+
+export function LoopPage() {
+  const { loopId } = useParams();
+  const me = useMe();
+  const loop = useAsync(() => api.loop(Number(loopId)), [loopId]);
+  const [error, setError] = useState<string | null>(null);
+
+  if (loop.error !== undefined) return <Problem error={loop.error} />;
+  if (!loop.data) return <main id="main" className="page"><p className="muted">Loading…</p></main>;
+  const data = loop.data;
+  const isOwner = data.candidate === me.username;
+
+  return (
+    <main id="main" className="page">
+      <p className="crumbs">
+        <Link to="/">Loops</Link> / {data.title}
+      </p>
+      <div className="page-head">
+        <div>
+          <h1>{data.title}</h1>
+          <p className="muted">
+            {data.coached ? "Coached: live rounds go to a coach's queue when you start them." : "Solo practice: the platform plays interviewer."}
+          </p>
+        </div>
+        <LoopProgress loop={data} />
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <ol className="timeline" aria-label="Stages">
+        {data.stages.map((stage) => (
+          <StageRow key={stage.id} stage={stage} canDrive={isOwner || me.role === "admin"} onError={setError} />
+        ))}
+      </ol>
+    </main>
+  );
+}

@@ -1,0 +1,84 @@
+import { Link } from "react-router";
+
+import { api, describeError } from "../api/client";
+import { formatDate, STAGE_KIND_LABEL } from "../lib/format";
+import { useAsync } from "../lib/useAsync";
+
+export function Progress() {
+  const loops = useAsync(() => api.loops(), []);
+  const all = loops.data ?? [];
+  const stages = all.flatMap((l) => l.stages);
+  const done = stages.filter((s) => s.status === "done");
+  const byKind = new Map<string, { done: number; total: number }>();
+  for (const s of stages) {
+    const entry = byKind.get(s.kind) ?? { done: 0, total: 0 };
+    entry.total += 1;
+    if (s.status === "done") entry.done += 1;
+    byKind.set(s.kind, entry);
+  }
+
+  return (
+    <main id="main" className="page">
+      <h1>Progress</h1>
+      {loops.error !== undefined && <p className="error">{describeError(loops.error)}</p>}
+      <div className="metrics">
+        <div className="metric">
+          <span className="metric-value">{all.length}</span>
+          <span className="metric-label">loops</span>
+        </div>
+        <div className="metric">
+          <span className="metric-value">
+            {done.length}/{stages.length}
+          </span>
+          <span className="metric-label">stages finished</span>
+        </div>
+      </div>
+      <h2>By round</h2>
+      <ul className="score-bars">
+        {[...byKind.entries()].map(([kind, e]) => (
+          <li key={kind}>
+            <div className="score-head">
+              <strong>{STAGE_KIND_LABEL[kind as keyof typeof STAGE_KIND_LABEL] ?? kind}</strong>
+              <span>
+                {e.done}/{e.total}
+              </span>
+            </div>
+            <div className="bar">
+              <div className="bar-fill" style={{ width: `${(e.done / e.total) * 100}%` }} />
+            </div>
+          </li>
+        ))}
+      </ul>
+      <h2>Finished stages</h2>
+      {done.length === 0 && <p className="muted">Nothing finished yet.</p>}
+      <table className="table">
+        <thead>
+          <tr>
+            <th scope="col">Stage</th>
+            <th scope="col">Loop</th>
+            <th scope="col">Finished</th>
+            <th scope="col"><span className="sr-only">Links</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {all.flatMap((loop) =>
+            loop.stages
+              .filter((s) => s.status === "done")
+              .map((s) => (
+                <tr key={s.id}>
+                  <td>{s.title}</td>
+                  <td>
+                    <Link to={`/loops/${loop.id}`}>{loop.title}</Link>
+                  </td>
+                  <td>{formatDate(s.finished_at)}</td>
+                  <td>
+                    <Link to={`/stages/${s.id}/scorecard`}>Scorecard</Link> · <Link to={`/stages/${s.id}`}>Review</Link>
+                  </td>
+                </tr>
+              )),
+          )}
+        </tbody>
+      </table>
+    </main>
+  );
+}

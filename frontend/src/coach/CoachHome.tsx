@@ -1,0 +1,121 @@
+import { useState } from "react";
+import { Link, useNavigate } from "react-router";
+
+import { api, describeError } from "../api/client";
+import { useMe } from "../auth/session";
+import { formatClock, STAGE_KIND_LABEL } from "../lib/format";
+import { useAsync } from "../lib/useAsync";
+
+export function CoachHome() {
+  const me = useMe();
+  const navigate = useNavigate();
+  const queue = useAsync(() => api.coachQueue(), []);
+  const loops = useAsync(() => api.loops(), []);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+
+  const mine = (loops.data ?? []).flatMap((loop) =>
+    loop.stages.filter((s) => s.coach === me.username).map((s) => ({ ...s, loopTitle: loop.title, candidate: loop.candidate })),
+  );
+  const active = mine.filter((s) => s.status !== "done");
+  const finished = mine.filter((s) => s.status === "done");
+
+  async function claim(id: number) {
+    setBusy(id);
+    setError(null);
+    try {
+      await api.claim(id);
+      navigate(`/coach/stages/${id}`);
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(null);
+      void queue.reload();
+    }
+  }
+
+  return (
+    <main id="main" className="page">
+      <div className="page-head">
+        <h1>Coach console</h1>
+        <button type="button" className="secondary small" onClick={() => { void queue.reload(); void loops.reload(); }}>
+          Refresh
+        </button>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <section aria-labelledby="queue-title">
+        <h2 id="queue-title">Waiting for a coach</h2>
+        {queue.error !== undefined && <p className="error">{describeError(queue.error)}</p>}
+        {queue.data && queue.data.length === 0 && <p className="muted">Nobody is waiting right now.</p>}
+        <table className="table" data-testid="coach-queue">
+          <thead>
+            <tr>
+              <th scope="col">Candidate</th>
+              <th scope="col">Stage</th>
+              <th scope="col">Loop</th>
+              <th scope="col">Status</th>
+              <th scope="col">Time left</th>
+              <th scope="col"><span className="sr-only">Actions</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {(queue.data ?? []).map((entry) => (
+              <tr key={entry.id}>
+                <td>{entry.candidate}</td>
+                <td>
+                  {entry.title} <span className="muted small">· {STAGE_KIND_LABEL[entry.kind]}</span>
+                </td>
+                <td>{entry.loop_title}</td>
+                <td>
+                  <span className={`badge status-${entry.status}`}>{entry.status}</span>
+                </td>
+                <td>{entry.status === "live" ? formatClock(entry.time_remaining_ms) : `${entry.minutes} min`}</td>
+                <td>
+                  <button type="button" className="primary small" onClick={() => void claim(entry.id)} disabled={busy !== null}>
+                    {busy === entry.id ? "Claiming…" : "Claim"}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section aria-labelledby="mine-title">
+        <h2 id="mine-title">My stages</h2>
+        {loops.data && active.length === 0 && <p className="muted">No claimed stages in progress.</p>}
+        <ul className="loop-list">
+          {active.map((s) => (
+            <li key={s.id} className="card loop-row">
+              <div>
+                <Link to={`/coach/stages/${s.id}`} className="loop-title">
+                  {s.candidate} · {s.title}
+                </Link>
+                <p className="small muted">
+                  {s.loopTitle} · {STAGE_KIND_LABEL[s.kind]}
+                </p>
+              </div>
+              <span className={`badge status-${s.status}`}>{s.status}</span>
+            </li>
+          ))}
+        </ul>
+        {finished.length > 0 && (
+          <details>
+            <summary>Finished ({finished.length})</summary>
+            <ul className="plain">
+              {finished.map((s) => (
+                <li key={s.id}>
+                  <Link to={`/coach/stages/${s.id}`}>
+                    {s.candidate} · {s.title}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
+      </section>
+    </main>
+  );
+}

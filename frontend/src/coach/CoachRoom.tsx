@@ -1,0 +1,271 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { useParams } from "react-router";
+
+import { api, type CoachNote, describeError, type StageQuestionCoach } from "../api/client";
+import { useMe } from "../auth/session";
+import { formatTime } from "../lib/format";
+import { Problem } from "../pages/Problem";
+import { Markdown } from "../rooms/shared/Markdown";
+import { type Room, useStageRoom } from "../rooms/shared/useStageRoom";
+import { ChatPanel } from "../rooms/shared/widgets";
+import { RoomHeader, Workspace } from "../rooms/StageRoomPage";
+import type { StageMessage } from "../ws/socket";
+import { ScorecardForm } from "./ScorecardForm";
+
+function useAction() {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (fn: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+      return true;
+    } catch (err) {
+      setError(describeError(err));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { error, busy, run };
+}
+
+function FollowUpsPanel({ room }: { room: Room }) {
+  const questions = room.stage.questions as StageQuestionCoach[];
+  const [text, setText] = useState("");
+  const { error, busy, run } = useAction();
+  const live = room.stage.status === "live";
+
+  async function pushText(event: FormEvent) {
+    event.preventDefault();
+    if (await run(() => api.pushFollowUp(room.stage.id, { text }))) setText("");
+  }
+
+  return (
+    <div className="panel-body">
+      {questions.map((q) => (
+        <div key={q.id}>
+          {questions.length > 1 && <h3 className="small">{q.title}</h3>}
+          {(q.follow_ups ?? []).length === 0 && <p className="muted small">No bank follow-ups for this question.</p>}
+          <ol className="coach-follow-ups">
+            {(q.follow_ups ?? []).map((f) => (
+              <li key={f.id} className={f.pushed ? "pushed" : ""} data-testid={`follow-up-${f.position}`}>
+                <div className="follow-up-head">
+                  <span className="small muted">
+                    #{f.position} · {f.trigger?.replace(/_/g, " ")}
+                    {f.after_minutes ? ` ${f.after_minutes} min` : ""}
+                    {f.unlocks_part ? ` · unlocks part ${f.unlocks_part}` : ""}
+                  </span>
+                  {f.pushed ? (
+                    <span className="badge status-done">pushed</span>
+                  ) : (
+                    <button
+                      type="button"
+                      className="primary small"
+                      disabled={busy || !live}
+                      onClick={() => void run(() => api.pushFollowUp(room.stage.id, { follow_up: f.id }).then(room.reloadStage))}
+                    >
+                      Push
+                    </button>
+                  )}
+                </div>
+                <Markdown source={f.prompt} className="small" />
+                {f.coach_notes && (
+                  <details>
+                    <summary className="small">Coach notes</summary>
+                    <Markdown source={f.coach_notes} className="small coach-notes" />
+                  </details>
+                )}
+              </li>
+            ))}
+          </ol>
+        </div>
+      ))}
+      <form onSubmit={pushText} className="stack">
+        <label>
+          Free-text follow-up
+          <textarea rows={3} value={text} onChange={(e) => setText(e.target.value)} disabled={!live} />
+        </label>
+        <button type="submit" className="secondary small" disabled={busy || !text.trim() || !live}>
+          Push to candidate
+        </button>
+      </form>
+      {error && (
+        <p className="error small" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function NotesPanel({ room }: { room: Room }) {
+  const [notes, setNotes] = useState<CoachNote[]>([]);
+  const [text, setText] = useState("");
+  const { error, busy, run } = useAction();
+  const noteEvents = room.events.filter((e) => e.type === "note");
+
+  useEffect(() => {
+    api.notes(room.stage.id).then(setNotes, () => undefined);
+  }, [room.stage.id, noteEvents.length]);
+
+  async function add(event: FormEvent) {
+    event.preventDefault();
+    if (await run(() => api.noteCreate(room.stage.id, text))) setText("");
+  }
+
+  return (
+    <div className="panel-body">
+      <p className="small muted">Private: never shown to the candidate.</p>
+      <ul className="notes-list">
+        {notes.map((n) => (
+          <li key={n.id}>
+            <span className="small muted">
+              {n.author} · {formatTime(n.created_at)}
+            </span>
+            <p>{n.text}</p>
+          </li>
+        ))}
+      </ul>
+      <form onSubmit={add} className="stack">
+        <label className="sr-only" htmlFor="note-text">
+          New note
+        </label>
+        <textarea id="note-text" rows={3} value={text} onChange={(e) => setText(e.target.value)} placeholder="Private note…" />
+        <button type="submit" className="secondary small" disabled={busy || !text.trim()}>
+          Add note
+        </button>
+      </form>
+      {error && <p className="error small">{error}</p>}
+    </div>
+  );
+}
+
+export function describeSignal(e: StageMessage): string {
+  if (e.kind === "paste") return `Pasted ${String(e.chars)} characters`;
+  if (e.kind === "blur") return `Left the tab for ${Math.round(Number(e.ms) / 1000)} s`;
+  return String(e.kind);
+}
+
+function SignalsPanel({ room }: { room: Room }) {
+  const signals = room.events.filter((e) => e.type === "integrity");
+  return (
+    <div className="panel-body">
+      <p className="small muted">Recorded for context only — large pastes and time away from the tab. Never a verdict by themselves.</p>
+      {signals.length === 0 && <p className="muted small">Nothing recorded.</p>}
+      <ul className="signal-log" data-testid="integrity-log">
+        {signals.map((e) => (
+          <li key={e.seq}>
+            <span className="small muted">{formatTime(String(e.at))}</span> {describeSignal(e)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function TimerControls({ room }: { room: Room }) {
+  const { error, busy, run } = useAction();
+  const live = room.stage.status === "live";
+  if (!live) return null;
+  return (
+    <>
+      {room.timer.paused ? (
+        <button type="button" className="secondary small" disabled={busy} onClick={() => void run(() => api.timer(room.stage.id, "resume"))}>
+          Resume clock
+        </button>
+      ) : (
+        <button type="button" className="secondary small" disabled={busy} onClick={() => void run(() => api.timer(room.stage.id, "pause"))}>
+          Pause clock
+        </button>
+      )}
+      <button type="button" className="secondary small" disabled={busy} onClick={() => void run(() => api.timer(room.stage.id, "extend", 5))}>
+        +5 min
+      </button>
+      <button
+        type="button"
+        className="danger small"
+        disabled={busy}
+        onClick={() => {
+          if (window.confirm("Finish the stage for the candidate?")) void run(() => api.stageFinish(room.stage.id).then(room.reloadStage));
+        }}
+      >
+        Finish stage
+      </button>
+      {error && (
+        <span className="error small" role="alert">
+          {error}
+        </span>
+      )}
+    </>
+  );
+}
+
+type Tab = "follow-ups" | "chat" | "notes" | "signals" | "scorecard";
+
+function CoachSide({ room }: { room: Room }) {
+  const me = useMe();
+  const [tab, setTab] = useState<Tab>("follow-ups");
+  const signals = room.events.filter((e) => e.type === "integrity").length;
+  const tabs: [Tab, string][] = [
+    ["follow-ups", "Follow-ups"],
+    ["chat", "Chat"],
+    ["notes", "Notes"],
+    ["signals", `Signals${signals ? ` (${signals})` : ""}`],
+    ["scorecard", "Scorecard"],
+  ];
+  return (
+    <aside className="room-side coach-side" aria-label="Coach tools">
+      <div className="tabs" role="tablist">
+        {tabs.map(([key, label]) => (
+          <button key={key} type="button" role="tab" aria-selected={tab === key} className={`tab ${tab === key ? "active" : ""}`} onClick={() => setTab(key)}>
+            {label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" className="coach-panel">
+        {tab === "follow-ups" && <FollowUpsPanel room={room} />}
+        {tab === "chat" && <ChatPanel stageId={room.stage.id} events={room.events} me={me.username} closed={room.stage.status === "done"} />}
+        {tab === "notes" && <NotesPanel room={room} />}
+        {tab === "signals" && <SignalsPanel room={room} />}
+        {tab === "scorecard" && <ScorecardForm stageId={room.stage.id} rubric={room.stage.rubric} />}
+      </div>
+    </aside>
+  );
+}
+
+function CoachRoomView({ room }: { room: Room }) {
+  const answersSaved = room.events.filter((e) => e.type === "answer.saved").length;
+  const reload = room.reloadStage;
+  useEffect(() => {
+    if (answersSaved) void reload();
+  }, [answersSaved, reload]);
+  const candidateHere = room.presence.some((p) => p.user === room.stage.candidate);
+
+  return (
+    <main id="main" className="room coach-room" data-testid="coach-room">
+      <RoomHeader room={room}>
+        <span className={`small ${candidateHere ? "ok" : "muted"}`}>
+          {room.stage.candidate} {candidateHere ? "is here" : "is away"}
+        </span>
+        <TimerControls room={room} />
+      </RoomHeader>
+      {room.stage.status === "pending" && <p className="notice">The candidate has not started this stage yet.</p>}
+      <div className="room-body with-side">
+        <div className="room-main">
+          <Workspace room={room} editable={false} />
+        </div>
+        <CoachSide room={room} />
+      </div>
+    </main>
+  );
+}
+
+export function CoachRoomPage() {
+  const { stageId } = useParams();
+  const { room, error } = useStageRoom(Number(stageId), false);
+  if (error !== undefined) return <Problem error={error} />;
+  if (!room) return <main id="main" className="room"><p className="muted">Loading the room…</p></main>;
+  return <CoachRoomView room={room} />;
+}

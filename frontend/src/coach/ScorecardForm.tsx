@@ -1,0 +1,122 @@
+import { type FormEvent, useEffect, useState } from "react";
+
+import { ApiError, api, describeError, type Recommendation, type Rubric } from "../api/client";
+import { RECOMMENDATION_LABEL } from "../lib/format";
+
+interface Draft {
+  levels: Record<string, number>;
+  comments: Record<string, string>;
+  summary: string;
+  recommendation: Recommendation;
+  private_notes: string;
+}
+
+export function ScorecardForm({ stageId, rubric }: { stageId: number; rubric: Rubric | null }) {
+  const dimensions = rubric?.dimensions ?? [];
+  const [draft, setDraft] = useState<Draft>({ levels: {}, comments: {}, summary: "", recommendation: "yes", private_notes: "" });
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    api
+      .scorecard(stageId)
+      .then((card) => {
+        setDraft({
+          levels: Object.fromEntries(card.scores.map((s) => [s.dimension, s.level])),
+          comments: Object.fromEntries(card.scores.map((s) => [s.dimension, s.comment])),
+          summary: card.summary ?? "",
+          recommendation: card.recommendation,
+          private_notes: card.private_notes ?? "",
+        });
+        setStatus(`Saved ${new Date(card.updated_at).toLocaleTimeString()}`);
+      })
+      .catch((err) => {
+        if (!(err instanceof ApiError && err.status === 404)) setError(describeError(err));
+      });
+  }, [stageId]);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    try {
+      const card = await api.scorecardSave(stageId, {
+        scores: dimensions
+          .filter((d) => draft.levels[d.name])
+          .map((d) => ({ dimension: d.name, level: draft.levels[d.name]!, comment: draft.comments[d.name] ?? "" })),
+        summary: draft.summary,
+        recommendation: draft.recommendation,
+        private_notes: draft.private_notes,
+      });
+      setStatus(`Saved ${new Date(card.updated_at).toLocaleTimeString()}`);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+
+  return (
+    <form className="scorecard-form" onSubmit={save} aria-label="Scorecard">
+      {!rubric && <p className="muted">This stage has no rubric; write a summary and a recommendation.</p>}
+      {dimensions.map((d) => {
+        const levels = Array.isArray(d.levels) ? (d.levels as string[]) : [];
+        return (
+          <fieldset key={d.name} className="dimension">
+            <legend>
+              {d.name} {d.weight && d.weight !== 1 ? <span className="muted small">× {d.weight}</span> : null}
+            </legend>
+            <div className="levels">
+              {[1, 2, 3, 4].map((level) => (
+                <label key={level} className={`level ${draft.levels[d.name] === level ? "chosen" : ""}`}>
+                  <input
+                    type="radio"
+                    name={`level-${d.name}`}
+                    value={level}
+                    checked={draft.levels[d.name] === level}
+                    onChange={() => setDraft((x) => ({ ...x, levels: { ...x.levels, [d.name]: level } }))}
+                  />
+                  <strong>{level}</strong>
+                  <span className="small">{levels[level - 1] ?? ""}</span>
+                </label>
+              ))}
+            </div>
+            <label className="small">
+              Comment
+              <input
+                value={draft.comments[d.name] ?? ""}
+                onChange={(e) => setDraft((x) => ({ ...x, comments: { ...x.comments, [d.name]: e.target.value } }))}
+              />
+            </label>
+          </fieldset>
+        );
+      })}
+      <label>
+        Summary (the candidate reads this)
+        <textarea rows={4} value={draft.summary} onChange={(e) => setDraft((x) => ({ ...x, summary: e.target.value }))} />
+      </label>
+      <label>
+        Recommendation
+        <select value={draft.recommendation} onChange={(e) => setDraft((x) => ({ ...x, recommendation: e.target.value as Recommendation }))}>
+          {Object.entries(RECOMMENDATION_LABEL).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Private notes (coaches and admins only)
+        <textarea rows={3} value={draft.private_notes} onChange={(e) => setDraft((x) => ({ ...x, private_notes: e.target.value }))} />
+      </label>
+      <div className="row">
+        <button type="submit" className="primary">
+          Save scorecard
+        </button>
+        {status && <span className="muted small">{status}</span>}
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,322 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import * as Y from "yjs";
+
+import { api, describeError, type Part, type StageQuestion } from "../../api/client";
+import { Markdown } from "../shared/Markdown";
+import { useRunShortcuts, useYMapValue } from "../shared/hooks";
+import type { Room } from "../shared/useStageRoom";
+import { SaveIndicator } from "../shared/widgets";
+import { CodeEditor, type RemoteCursor } from "./CodeEditor";
+import { useSubmissions } from "./useSubmissions";
+import { VerdictTable } from "./VerdictTable";
+
+const LANGUAGE_LABEL: Record<string, string> = { python: "Python 3", javascript: "JavaScript (Node)", cpp: "C++17" };
+
+function languagesOf(q: StageQuestion): string[] {
+  return Array.isArray(q.languages) ? (q.languages as string[]) : ["python"];
+}
+function starterOf(q: StageQuestion, language: string): string {
+  const starter = (q.starter ?? {}) as Record<string, string>;
+  return starter[language] ?? "";
+}
+
+function Samples({ part }: { part: Part }) {
+  if (!part.samples.length) return null;
+  return (
+    <div className="samples">
+      {part.samples.map((s, i) => (
+        <div key={i} className="sample">
+          <h4>Sample {i + 1}</h4>
+          <div className="io-grid">
+            <div>
+              <h5>Input</h5>
+              <pre>{s.input}</pre>
+            </div>
+            <div>
+              <h5>Output</h5>
+              <pre>{s.output}</pre>
+            </div>
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function QuestionPrompt({
+  question,
+  part,
+  onPart,
+}: {
+  question: StageQuestion;
+  part: number;
+  onPart: (n: number) => void;
+}) {
+  const parts = question.parts as Part[];
+  const current = parts.find((p) => p.number === part) ?? parts[0];
+  return (
+    <div className="question-prompt">
+      <h2>{question.title}</h2>
+      <p className="small muted">
+        {question.difficulty} · {question.time_limit_ms} ms · {question.memory_limit_mb} MB · checker {question.checker}
+      </p>
+      <Markdown source={question.prompt ?? ""} />
+      {parts.length > 0 && (
+        <>
+          <div className="tabs" role="tablist" aria-label="Parts">
+            {parts.map((p) => (
+              <button
+                key={p.number}
+                type="button"
+                role="tab"
+                aria-selected={p.number === current?.number}
+                className={`tab ${p.number === current?.number ? "active" : ""} ${p.locked ? "locked" : ""}`}
+                onClick={() => onPart(p.number)}
+                data-testid={`part-tab-${p.number}`}
+              >
+                Part {p.number}
+                {p.locked ? " (locked)" : ""}
+              </button>
+            ))}
+          </div>
+          {current && (
+            <div className="part" role="tabpanel" data-testid={`part-${current.number}`}>
+              <h3>
+                Part {current.number}: {current.title}
+                {current.locked && <span className="badge">locked for the candidate</span>}
+              </h3>
+              <Markdown source={current.prompt ?? ""} />
+              <Samples part={current} />
+            </div>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The candidate's editor and controls for one coding question (or the coach's read-only view). */
+function QuestionWorkspace({
+  room,
+  question,
+  editable,
+  part,
+  remoteCursor,
+}: {
+  room: Room;
+  question: StageQuestion;
+  editable: boolean;
+  part: number;
+  remoteCursor: RemoteCursor | null;
+}) {
+  const docName = `code:${question.id}`;
+  const doc = useMemo(() => room.docs.get(docName), [room.docs, docName]);
+  const meta = useMemo(() => doc.getMap("meta") as Y.Map<unknown>, [doc]);
+  const text = useMemo(() => doc.getText("code"), [doc]);
+  const languages = languagesOf(question);
+  const language = (useYMapValue<string>(meta, "language") ?? languages[0]) as string;
+  const live = room.stage.status === "live";
+  const canEdit = editable && live;
+  const [useStdin, setUseStdin] = useState(false);
+  const [stdin, setStdin] = useState("");
+  const [busy, setBusy] = useState<"run" | "submit" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const { rows, track } = useSubmissions(room.events);
+  const cursorTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  // A fresh document gets the starter code once the room has replayed its log (so two
+  // tabs, or a reload, never insert it twice).
+  useEffect(() => {
+    if (!canEdit || !room.synced) return;
+    if (text.length === 0 && meta.get("language") === undefined) {
+      const first = languages[0] ?? "python";
+      doc.transact(() => {
+        meta.set("language", first);
+        text.insert(0, starterOf(question, first));
+      });
+    }
+  }, [canEdit, room.synced, doc, meta, text, languages, question]);
+
+  const changeLanguage = (next: string) => {
+    const previousStarter = starterOf(question, language).trim();
+    const current = text.toString().trim();
+    doc.transact(() => {
+      meta.set("language", next);
+      if (!current || current === previousStarter) {
+        text.delete(0, text.length);
+        text.insert(0, starterOf(question, next));
+      }
+    });
+  };
+
+  const submit = useCallback(
+    async (mode: "run" | "submit") => {
+      if (!canEdit || busy) return;
+      setBusy(mode);
+      setError(null);
+      try {
+        room.docs.flush();
+        const body = {
+          stage: room.stage.id,
+          question: question.id,
+          part,
+          language: language as "python",
+          code: text.toString(),
+          mode,
+          ...(mode === "run" && useStdin ? { stdin } : {}),
+        };
+        const queued = await api.submissionCreate(body);
+        track({ id: queued.id, question: question.id, part, mode, status: queued.status ?? "queued", verdict: "", passed: 0, total: 0 });
+      } catch (err) {
+        setError(describeError(err));
+      } finally {
+        setBusy(null);
+      }
+    },
+    [canEdit, busy, room.docs, room.stage.id, question.id, part, language, text, useStdin, stdin, track],
+  );
+  const run = useCallback(() => void submit("run"), [submit]);
+  const submitHidden = useCallback(() => void submit("submit"), [submit]);
+  useRunShortcuts(run, submitHidden, canEdit);
+
+  const onCursor = useCallback(
+    (anchor: number, head: number) => {
+      if (cursorTimer.current) return;
+      cursorTimer.current = setTimeout(() => {
+        cursorTimer.current = null;
+      }, 150);
+      room.socket.send({ type: "cursor", doc: docName, anchor, head });
+    },
+    [room.socket, docName],
+  );
+
+  const mine = [...rows.values()].filter((r) => r.question === question.id).sort((a, b) => b.id - a.id);
+
+  return (
+    <div className="workspace">
+      <div className="toolbar">
+        <label className="inline">
+          Language
+          <select value={language} onChange={(e) => changeLanguage(e.target.value)} disabled={!canEdit}>
+            {languages.map((l) => (
+              <option key={l} value={l}>
+                {LANGUAGE_LABEL[l] ?? l}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="spacer" />
+        {editable ? <SaveIndicator status={room.saveStatus} /> : <span className="muted small">Read-only · live</span>}
+      </div>
+      <CodeEditor
+        doc={doc}
+        language={language}
+        readOnly={!canEdit}
+        onCursor={canEdit ? onCursor : undefined}
+        remoteCursor={remoteCursor}
+        label={`Code for ${question.title}`}
+      />
+      {editable && (
+        <div className="run-bar">
+          <label className="toggle">
+            <input type="checkbox" checked={useStdin} onChange={(e) => setUseStdin(e.target.checked)} disabled={!canEdit} />
+            Custom input
+          </label>
+          <span className="spacer" />
+          <button type="button" className="secondary" onClick={run} disabled={!canEdit || busy !== null} title="Ctrl/⌘+Enter">
+            {busy === "run" ? "Running…" : useStdin ? "Run with input" : "Run samples"}
+            <kbd>Ctrl+↵</kbd>
+          </button>
+          <button type="button" className="primary" onClick={submitHidden} disabled={!canEdit || busy !== null} title="Ctrl/⌘+Shift+Enter">
+            {busy === "submit" ? "Submitting…" : `Submit part ${part}`}
+            <kbd>Ctrl+⇧+↵</kbd>
+          </button>
+        </div>
+      )}
+      {editable && useStdin && (
+        <label className="stdin">
+          Input (stdin) for the run
+          <textarea value={stdin} onChange={(e) => setStdin(e.target.value)} rows={4} spellCheck={false} />
+        </label>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <section className="results" aria-label="Results">
+        <VerdictTable rows={mine} />
+      </section>
+    </div>
+  );
+}
+
+export function CodingWorkspace({ room, editable, side }: { room: Room; editable: boolean; side?: React.ReactNode }) {
+  const questions = room.stage.questions.filter((q) => q.kind === "coding");
+  const [questionId, setQuestionId] = useState<number | undefined>(questions[0]?.id);
+  const question = questions.find((q) => q.id === questionId) ?? questions[0];
+  const openParts = ((question?.parts ?? []) as Part[]).filter((p) => !p.locked).map((p) => p.number);
+  const [part, setPart] = useState<number>(1);
+  const seenParts = useRef<Record<number, number>>({});
+  const [remoteCursor, setRemoteCursor] = useState<RemoteCursor | null>(null);
+
+  // A newly unlocked part (follow-up) becomes the selected one.
+  useEffect(() => {
+    if (!question) return;
+    const highest = Math.max(1, ...openParts);
+    const seen = seenParts.current[question.id];
+    if (seen !== undefined && highest > seen) setPart(highest);
+    seenParts.current[question.id] = highest;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [question?.id, openParts.join(",")]);
+
+  useEffect(() => {
+    if (editable) return;
+    return room.socket.on("cursor", (m) => {
+      if (question && m.doc === `code:${question.id}`) {
+        setRemoteCursor({ user: String(m.user), anchor: Number(m.anchor), head: Number(m.head) });
+      }
+    });
+  }, [room.socket, editable, question]);
+
+  if (!question) return <p className="muted">This stage has no coding question.</p>;
+  const partForRun = openParts.includes(part) ? part : (openParts[0] ?? 1);
+
+  return (
+    <div className="coding-room">
+      <section className="prompt-pane" aria-label="Problem">
+        {questions.length > 1 && (
+          <div className="tabs" role="tablist" aria-label="Questions">
+            {questions.map((q, i) => (
+              <button
+                key={q.id}
+                type="button"
+                role="tab"
+                aria-selected={q.id === question.id}
+                className={`tab ${q.id === question.id ? "active" : ""}`}
+                onClick={() => {
+                  setQuestionId(q.id);
+                  setPart(1);
+                }}
+              >
+                Q{i + 1}. {q.title}
+              </button>
+            ))}
+          </div>
+        )}
+        <QuestionPrompt question={question} part={part} onPart={setPart} />
+        {side}
+      </section>
+      <section className="editor-pane" aria-label="Editor">
+        <QuestionWorkspace
+          key={question.id}
+          room={room}
+          question={question}
+          editable={editable}
+          part={partForRun}
+          remoteCursor={remoteCursor}
+        />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+import type { TestResult } from "../../api/client";
+import { verdictLabel } from "../../lib/format";
+import { isFinal, type SubmissionRow } from "./useSubmissions";
+
+export function VerdictBadge({ verdict, status }: { verdict: string; status: string }) {
+  if (!isFinal(status)) {
+    return <span className="verdict verdict-pending">{status === "running" ? "running…" : "queued…"}</span>;
+  }
+  const v = verdict || (status === "error" ? "internal_error" : "");
+  return (
+    <span className={`verdict verdict-${v}`} data-testid="verdict">
+      {verdictLabel(v)}
+    </span>
+  );
+}
+
+/** Lines of `expected` and `output` side by side, differing lines marked. */
+export function OutputDiff({ expected, output }: { expected: string; output: string }) {
+  const a = expected.replace(/\s+$/, "").split("\n");
+  const b = output.replace(/\s+$/, "").split("\n");
+  const n = Math.max(a.length, b.length);
+  const rows = [];
+  for (let i = 0; i < n; i += 1) {
+    const left = a[i] ?? "";
+    const right = b[i] ?? "";
+    const differs = left.trimEnd() !== right.trimEnd();
+    rows.push(
+      <tr key={i} className={differs ? "diff-bad" : ""}>
+        <td className="ln">{i + 1}</td>
+        <td>
+          <code>{left}</code>
+        </td>
+        <td>
+          <code>{right}</code>
+        </td>
+      </tr>,
+    );
+  }
+  return (
+    <table className="diff">
+      <thead>
+        <tr>
+          <th scope="col">#</th>
+          <th scope="col">Expected</th>
+          <th scope="col">Your output</th>
+        </tr>
+      </thead>
+      <tbody>{rows}</tbody>
+    </table>
+  );
+}
+
+function TestRow({ test }: { test: TestResult }) {
+  const detailed = test.input !== undefined;
+  return (
+    <>
+      <tr>
+        <td>{test.index + 1}</td>
+        <td>{test.hidden ? "hidden" : "sample"}</td>
+        <td>
+          <VerdictBadge verdict={test.verdict} status="done" />
+        </td>
+        <td className="num">{test.time_ms} ms</td>
+        <td className="num">{Math.round(test.memory_kb / 102.4) / 10} MB</td>
+      </tr>
+      {detailed && (
+        <tr className="test-detail">
+          <td colSpan={5}>
+            <details open={test.verdict !== "accepted"}>
+              <summary>Input, expected and output</summary>
+              <div className="io-grid">
+                <div>
+                  <h4>Input</h4>
+                  <pre>{test.input}</pre>
+                </div>
+                <div className="wide">
+                  <OutputDiff expected={test.expected ?? ""} output={test.output ?? ""} />
+                </div>
+                {test.stderr && (
+                  <div className="wide">
+                    <h4>stderr</h4>
+                    <pre className="stderr">{test.stderr}</pre>
+                  </div>
+                )}
+                {test.message && <p className="small muted wide">{test.message}</p>}
+              </div>
+            </details>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+export function SubmissionResult({ row }: { row: SubmissionRow }) {
+  const detail = row.detail;
+  return (
+    <div className="submission" data-testid="submission-result">
+      <div className="submission-head">
+        <strong>
+          {row.mode === "run" ? "Run" : "Submit"} #{row.id} · part {row.part}
+        </strong>
+        <VerdictBadge verdict={row.verdict} status={row.status} />
+        {isFinal(row.status) && row.total > 0 && (
+          <span className="muted small">
+            {row.passed}/{row.total} passed
+          </span>
+        )}
+      </div>
+      {detail?.compile_output && <pre className="stderr">{detail.compile_output}</pre>}
+      {detail && detail.tests.length > 0 && (
+        <table className="tests">
+          <thead>
+            <tr>
+              <th scope="col">Test</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Verdict</th>
+              <th scope="col">Time</th>
+              <th scope="col">Memory</th>
+            </tr>
+          </thead>
+          <tbody>
+            {detail.tests.map((t) => (
+              <TestRow key={`${t.hidden}-${t.index}`} test={t} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+export function VerdictTable({ rows }: { rows: SubmissionRow[] }) {
+  if (!rows.length) {
+    return <p className="muted small">Run your code on the samples (Ctrl/⌘+Enter) or submit it against the hidden tests (Ctrl/⌘+Shift+Enter).</p>;
+  }
+  const [latest, ...older] = rows;
+  return (
+    <div className="verdicts" aria-live="polite">
+      <SubmissionResult row={latest!} />
+      {older.length > 0 && (
+        <details className="history">
+          <summary>Earlier runs ({older.length})</summary>
+          <ul>
+            {older.map((r) => (
+              <li key={r.id}>
+                {r.mode === "run" ? "Run" : "Submit"} #{r.id} · part {r.part} ·{" "}
+                <VerdictBadge verdict={r.verdict} status={r.status} />{" "}
+                {isFinal(r.status) && r.total > 0 && (
+                  <span className="muted small">
+                    {r.passed}/{r.total}
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}

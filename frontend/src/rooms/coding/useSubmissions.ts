@@ -1,0 +1,119 @@
+// The verdict table's data: submission rows from `submission.status` events (and from the
+// POST that created them), with the full result fetched once judging is over. A slow or
+// missed event is covered by polling the submission while it is still running.
+import { useCallback, useEffect, useRef, useState } from "react";
+
+import { api, type Submission } from "../../api/client";
+import type { StageMessage } from "../../ws/socket";
+
+export interface SubmissionRow {
+  id: number;
+  question: number;
+  part: number;
+  mode: string;
+  status: string;
+  verdict: string;
+  passed: number;
+  total: number;
+  detail?: Submission;
+  /** performance.now() of the last news about it. */
+  seenAt: number;
+}
+
+const FINAL = new Set(["done", "error"]);
+const POLL_AFTER_MS = 3000;
+
+export function isFinal(status: string): boolean {
+  return FINAL.has(status);
+}
+
+export function rowsFromEvents(events: StageMessage[], rows: Map<number, SubmissionRow>): Map<number, SubmissionRow> {
+  let changed = false;
+  const next = new Map(rows);
+  for (const e of events) {
+    if (e.type !== "submission.status") continue;
+    const id = Number(e.id);
+    const current = next.get(id);
+    if (current && isFinal(current.status) && !isFinal(String(e.status))) continue;
+    next.set(id, {
+      id,
+      question: Number(e.question),
+      part: Number(e.part),
+      mode: String(e.mode ?? "submit"),
+      status: String(e.status),
+      verdict: String(e.verdict ?? ""),
+      passed: Number(e.passed ?? 0),
+      total: Number(e.total ?? 0),
+      detail: current?.detail,
+      seenAt: performance.now(),
+    });
+    changed = true;
+  }
+  return changed ? next : rows;
+}
+
+export function useSubmissions(events: StageMessage[]) {
+  const [rows, setRows] = useState<Map<number, SubmissionRow>>(new Map());
+  const consumed = useRef(0);
+  const fetching = useRef(new Set<number>());
+
+  useEffect(() => {
+    const fresh = events.slice(consumed.current);
+    consumed.current = events.length;
+    if (fresh.length) setRows((current) => rowsFromEvents(fresh, current));
+  }, [events]);
+
+  const track = useCallback((row: Omit<SubmissionRow, "seenAt">) => {
+    setRows((current) => {
+      if (current.has(row.id)) return current;
+      const next = new Map(current);
+      next.set(row.id, { ...row, seenAt: performance.now() });
+      return next;
+    });
+  }, []);
+
+  const fetchDetail = useCallback(async (id: number) => {
+    if (fetching.current.has(id)) return;
+    fetching.current.add(id);
+    try {
+      const detail = await api.submission(id);
+      setRows((current) => {
+        const row = current.get(id);
+        const next = new Map(current);
+        next.set(id, {
+          id,
+          question: detail.question,
+          part: detail.part,
+          mode: detail.mode,
+          status: detail.status ?? row?.status ?? "queued",
+          verdict: detail.verdict ?? "",
+          passed: detail.passed ?? 0,
+          total: detail.total ?? 0,
+          detail: isFinal(detail.status ?? "") ? detail : row?.detail,
+          seenAt: performance.now(),
+        });
+        return next;
+      });
+    } catch {
+      /* the next event or poll tries again */
+    } finally {
+      fetching.current.delete(id);
+    }
+  }, []);
+
+  // Fetch results of finished rows; poll rows that have been quiet for a while.
+  useEffect(() => {
+    for (const row of rows.values()) {
+      if (isFinal(row.status) && !row.detail) void fetchDetail(row.id);
+    }
+    const open = [...rows.values()].filter((r) => !isFinal(r.status));
+    if (!open.length) return;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      for (const row of open) if (now - row.seenAt > POLL_AFTER_MS) void fetchDetail(row.id);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [rows, fetchDetail]);
+
+  return { rows, track };
+}

@@ -1,0 +1,161 @@
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import type * as Y from "yjs";
+
+import type { StageQuestion } from "../../api/client";
+import { Markdown } from "../shared/Markdown";
+import type { Room } from "../shared/useStageRoom";
+import { SaveIndicator } from "../shared/widgets";
+
+// Excalidraw is big: it loads only when a design room opens.
+const Whiteboard = lazy(() => import("./Whiteboard"));
+
+export const NOTE_SECTIONS: { key: string; label: string; hint: string }[] = [
+  { key: "requirements", label: "Requirements", hint: "Functional and non-functional; what is out of scope." },
+  { key: "estimates", label: "Estimates", hint: "QPS, tokens/s, KV-cache bytes per token, GPUs needed." },
+  { key: "api", label: "API", hint: "Endpoints, streaming, errors, idempotency keys." },
+  { key: "data_model", label: "Data model", hint: "What is stored where, and its keys." },
+  { key: "architecture", label: "Architecture", hint: "Components and the request path." },
+  { key: "deep_dives", label: "Deep dives", hint: "Batching, KV-cache paging, scheduling, failure handling." },
+  { key: "tradeoffs", label: "Trade-offs", hint: "What you chose, what you gave up, what you would measure." },
+];
+const NOTE_THROTTLE_MS = 300;
+
+function NoteField({ map, section, editable }: { map: Y.Map<unknown>; section: (typeof NOTE_SECTIONS)[number]; editable: boolean }) {
+  const [value, setValue] = useState(() => String(map.get(section.key) ?? ""));
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const latest = useRef(value);
+  const editing = useRef(false);
+
+  useEffect(() => {
+    const onChange = (event: Y.YMapEvent<unknown>) => {
+      if (!event.keysChanged.has(section.key) || editing.current) return;
+      const next = String(map.get(section.key) ?? "");
+      latest.current = next;
+      setValue(next);
+    };
+    map.observe(onChange);
+    return () => map.unobserve(onChange);
+  }, [map, section.key]);
+
+  useEffect(
+    () => () => {
+      if (timer.current) {
+        clearTimeout(timer.current);
+        map.set(section.key, latest.current);
+      }
+    },
+    [map, section.key],
+  );
+
+  const id = `note-${section.key}`;
+  return (
+    <div className="note-field">
+      <label htmlFor={id}>
+        {section.label} <span className="muted small">{section.hint}</span>
+      </label>
+      <textarea
+        id={id}
+        value={value}
+        readOnly={!editable}
+        rows={section.key === "architecture" || section.key === "deep_dives" ? 6 : 4}
+        onFocus={() => (editing.current = true)}
+        onBlur={() => {
+          editing.current = false;
+          if (timer.current) {
+            clearTimeout(timer.current);
+            timer.current = null;
+            map.set(section.key, latest.current);
+          }
+        }}
+        onChange={(e) => {
+          setValue(e.target.value);
+          latest.current = e.target.value;
+          if (!timer.current) {
+            timer.current = setTimeout(() => {
+              timer.current = null;
+              map.set(section.key, latest.current);
+            }, NOTE_THROTTLE_MS);
+          }
+        }}
+      />
+    </div>
+  );
+}
+
+function DesignQuestion({
+  room,
+  question,
+  editable,
+  side,
+}: {
+  room: Room;
+  question: StageQuestion;
+  editable: boolean;
+  side?: React.ReactNode;
+}) {
+  const canEdit = editable && room.stage.status === "live";
+  const notes = useMemo(() => room.docs.get(`notes:${question.id}`).getMap("notes") as Y.Map<unknown>, [room.docs, question.id]);
+  const scene = useMemo(() => room.docs.get(`scene:${question.id}`).getMap("scene") as Y.Map<unknown>, [room.docs, question.id]);
+  const [tab, setTab] = useState<"notes" | "board">("notes");
+
+  return (
+    <div className="design-room">
+      <section className="prompt-pane" aria-label="Prompt">
+        <h2>{question.title}</h2>
+        <Markdown source={question.prompt ?? ""} />
+        {room.stage.follow_ups.length > 0 && (
+          <>
+            <h3>Follow-ups</h3>
+            <ol className="follow-up-list">
+              {room.stage.follow_ups.map((f) => (
+                <li key={f.id}>
+                  <Markdown source={f.text} />
+                </li>
+              ))}
+            </ol>
+          </>
+        )}
+        {side}
+      </section>
+      <section className="work-pane" aria-label="Your design">
+        <div className="toolbar">
+          <div className="tabs" role="tablist" aria-label="Design views">
+            <button type="button" role="tab" aria-selected={tab === "notes"} className={`tab ${tab === "notes" ? "active" : ""}`} onClick={() => setTab("notes")}>
+              Structured notes
+            </button>
+            <button type="button" role="tab" aria-selected={tab === "board"} className={`tab ${tab === "board" ? "active" : ""}`} onClick={() => setTab("board")}>
+              Whiteboard
+            </button>
+          </div>
+          <span className="spacer" />
+          {editable ? <SaveIndicator status={room.saveStatus} /> : <span className="muted small">Read-only · live</span>}
+        </div>
+        {tab === "notes" ? (
+          <div className="notes" role="tabpanel">
+            {NOTE_SECTIONS.map((s) => (
+              <NoteField key={s.key} map={notes} section={s} editable={canEdit} />
+            ))}
+          </div>
+        ) : (
+          <div className="board" role="tabpanel">
+            <Suspense fallback={<p className="muted">Loading the whiteboard…</p>}>
+              <Whiteboard scene={scene} editable={canEdit} />
+            </Suspense>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export function DesignWorkspace({ room, editable, side }: { room: Room; editable: boolean; side?: React.ReactNode }) {
+  const questions = room.stage.questions.filter((q) => q.kind === "design");
+  const list = questions.length ? questions : room.stage.questions;
+  return (
+    <>
+      {list.map((q) => (
+        <DesignQuestion key={q.id} room={room} question={q} editable={editable} side={side} />
+      ))}
+    </>
+  );
+}

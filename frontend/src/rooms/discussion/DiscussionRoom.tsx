@@ -1,0 +1,72 @@
+import { useState } from "react";
+
+import { api, type StageQuestion } from "../../api/client";
+import { Markdown } from "../shared/Markdown";
+import { autosaveLabel, useAutosave } from "../shared/useAutosave";
+import type { Room } from "../shared/useStageRoom";
+
+function AnswerEditor({ room, question, editable }: { room: Room; question: StageQuestion; editable: boolean }) {
+  const saved = room.stage.answers.find((a) => a.question === question.id);
+  const [text, setText] = useState(saved?.text ?? "");
+  const live = room.stage.status === "live";
+  const autosave = useAutosave((value: string) => api.answerSave(room.stage.id, { question: question.id, text: value }));
+  const id = `answer-${question.id}`;
+
+  if (!editable || !live) {
+    return (
+      <div className="answer-readonly">
+        <h3>Answer</h3>
+        {saved?.text ? <pre className="prose-pre">{saved.text}</pre> : <p className="muted">No answer yet.</p>}
+      </div>
+    );
+  }
+  return (
+    <div className="answer">
+      <div className="toolbar">
+        <label htmlFor={id}>Your answer</label>
+        <span className="spacer" />
+        <span className={`save save-${autosave.state.kind}`} aria-live="polite" data-testid="save-status">
+          {autosaveLabel(autosave.state)}
+        </span>
+      </div>
+      <textarea
+        id={id}
+        value={text}
+        rows={14}
+        onChange={(e) => {
+          setText(e.target.value);
+          autosave.change(e.target.value);
+        }}
+        onBlur={() => void autosave.flush()}
+        placeholder="Write as you would speak: context, what you did, the numbers, what you would change."
+      />
+    </div>
+  );
+}
+
+export function DiscussionWorkspace({ room, editable }: { room: Room; editable: boolean }) {
+  const questions = room.stage.questions;
+  return (
+    <div className="discussion-room">
+      {questions.map((q) => (
+        <article key={q.id} className="card question-card">
+          <h2>{q.title}</h2>
+          <Markdown source={q.prompt ?? ""} />
+          <AnswerEditor room={room} question={q} editable={editable} />
+        </article>
+      ))}
+      {room.stage.follow_ups.length > 0 && (
+        <section className="card" aria-labelledby="asked-title">
+          <h2 id="asked-title">Follow-up questions</h2>
+          <ol className="follow-up-list">
+            {room.stage.follow_ups.map((f) => (
+              <li key={f.id}>
+                <Markdown source={f.text} />
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+    </div>
+  );
+}

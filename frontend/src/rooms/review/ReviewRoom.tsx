@@ -1,0 +1,221 @@
+import { type FormEvent, useEffect, useMemo, useState } from "react";
+
+import {
+  api,
+  describeError,
+  type ReviewCategory,
+  type ReviewComment,
+  type ReviewScore,
+  type StageQuestion,
+} from "../../api/client";
+import { useAsync } from "../../lib/useAsync";
+import { Markdown } from "../shared/Markdown";
+import type { Room } from "../shared/useStageRoom";
+
+export const REVIEW_CATEGORIES: { value: ReviewCategory; label: string }[] = [
+  { value: "spof", label: "Single point of failure" },
+  { value: "timeouts", label: "Timeouts / synchronous calls" },
+  { value: "gpu-memory", label: "GPU memory / KV cache" },
+  { value: "prefill-decode", label: "Prefill vs decode" },
+  { value: "concurrency", label: "Concurrency / deadlock" },
+  { value: "consistency", label: "Consistency / split-brain" },
+  { value: "idempotency", label: "Idempotency" },
+  { value: "observability", label: "Observability / metrics" },
+  { value: "security", label: "Security" },
+  { value: "other", label: "Other" },
+];
+const CATEGORY_LABEL = Object.fromEntries(REVIEW_CATEGORIES.map((c) => [c.value, c.label]));
+
+export type LineRange = [number, number];
+
+/** Click a line number to start a range, shift-click to extend it. */
+export function nextRange(current: LineRange | null, line: number, extend: boolean): LineRange {
+  if (!extend || !current) return [line, line];
+  const anchor = current[0];
+  return [Math.min(anchor, line), Math.max(anchor, line)];
+}
+
+function ScoreView({ score }: { score: ReviewScore }) {
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  return (
+    <section className="card review-score" aria-labelledby="score-title" data-testid="review-score">
+      <h2 id="score-title">How your review compares</h2>
+      <div className="metrics">
+        <div className="metric">
+          <span className="metric-value">{pct(score.recall)}</span>
+          <span className="metric-label">recall — planted flaws you found</span>
+        </div>
+        <div className="metric">
+          <span className="metric-value">{pct(score.precision)}</span>
+          <span className="metric-label">precision — comments that hit a flaw</span>
+        </div>
+        <div className="metric">
+          <span className="metric-value">{score.comments}</span>
+          <span className="metric-label">comments</span>
+        </div>
+      </div>
+      <h3>Found ({score.matched.length})</h3>
+      <ul className="flaws">
+        {score.matched.map((f, i) => (
+          <li key={i} className="flaw found">
+            <strong>{CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
+            <p>{f.explanation}</p>
+          </li>
+        ))}
+      </ul>
+      <h3>Missed ({score.missed.length})</h3>
+      <ul className="flaws">
+        {score.missed.map((f, i) => (
+          <li key={i} className="flaw missed">
+            <strong>{CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
+            <p>{f.explanation}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function DocReview({
+  room,
+  question,
+  editable,
+  side,
+}: {
+  room: Room;
+  question: StageQuestion;
+  editable: boolean;
+  side?: React.ReactNode;
+}) {
+  const lines = useMemo(() => (question.document ?? "").split("\n"), [question.document]);
+  const comments = useAsync(() => api.reviewComments(room.stage.id), [room.stage.id]);
+  const [range, setRange] = useState<LineRange | null>(null);
+  const [category, setCategory] = useState<ReviewCategory>("spof");
+  const [text, setText] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const live = room.stage.status === "live";
+  const canComment = editable && live;
+  const reviewEvents = room.events.filter((e) => e.type === "review_comment").length;
+  const reload = comments.reload;
+
+  useEffect(() => {
+    if (reviewEvents) void reload();
+  }, [reviewEvents, reload]);
+
+  const mine = (comments.data ?? []).filter((c) => c.question === question.id);
+  const commented = new Set<number>();
+  for (const c of mine) for (let l = c.lines[0]!; l <= c.lines[1]!; l += 1) commented.add(l);
+
+  async function add(event: FormEvent) {
+    event.preventDefault();
+    if (!range) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.reviewCommentCreate(room.stage.id, { question: question.id, lines: range, category, text });
+      setText("");
+      setRange(null);
+      await comments.reload();
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="review-room">
+      <section className="doc-pane" aria-label="Design document">
+        <h2>{question.title}</h2>
+        <Markdown source={question.prompt ?? ""} className="small" />
+        <p className="small muted">
+          {canComment ? "Click a line number to select it; shift-click another to select a range." : ""}
+        </p>
+        <ol className="doc-lines" data-testid="doc-lines">
+          {lines.map((line, i) => {
+            const n = i + 1;
+            const selected = range && n >= range[0] && n <= range[1];
+            return (
+              <li key={n} className={`${selected ? "selected" : ""} ${commented.has(n) ? "commented" : ""}`}>
+                <button
+                  type="button"
+                  className="ln"
+                  aria-label={`Line ${n}`}
+                  aria-pressed={Boolean(selected)}
+                  disabled={!canComment}
+                  onClick={(e) => setRange((r) => nextRange(r, n, e.shiftKey))}
+                >
+                  {n}
+                </button>
+                <span className="line-text">{line || " "}</span>
+              </li>
+            );
+          })}
+        </ol>
+      </section>
+      <aside className="side-pane">
+        {canComment && (
+          <form className="card comment-form" onSubmit={add} aria-label="New comment">
+            <h3>{range ? `Comment on line${range[0] === range[1] ? ` ${range[0]}` : `s ${range[0]}–${range[1]}`}` : "Select lines to comment"}</h3>
+            <label>
+              Category
+              <select value={category} onChange={(e) => setCategory(e.target.value as ReviewCategory)}>
+                {REVIEW_CATEGORIES.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Comment
+              <textarea value={text} onChange={(e) => setText(e.target.value)} rows={4} required />
+            </label>
+            <button type="submit" className="primary" disabled={!range || !text.trim() || busy}>
+              Add comment
+            </button>
+            {error && (
+              <p className="error" role="alert">
+                {error}
+              </p>
+            )}
+          </form>
+        )}
+        <section className="card" aria-labelledby="comments-title">
+          <h3 id="comments-title">Comments ({mine.length})</h3>
+          {comments.error !== undefined && <p className="error">{describeError(comments.error)}</p>}
+          <ul className="comment-list" data-testid="review-comments">
+            {mine.map((c: ReviewComment) => (
+              <li key={c.id}>
+                <button type="button" className="link" onClick={() => setRange([c.lines[0]!, c.lines[1]!])}>
+                  Lines {c.lines[0]}–{c.lines[1]}
+                </button>{" "}
+                <span className="chip">{CATEGORY_LABEL[c.category] ?? c.category}</span>
+                <p>{c.text}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+        {side}
+      </aside>
+    </div>
+  );
+}
+
+export function ReviewWorkspace({ room, editable, side }: { room: Room; editable: boolean; side?: React.ReactNode }) {
+  const questions = room.stage.questions.filter((q) => q.kind === "review");
+  const done = room.stage.status === "done";
+  const score = useAsync(
+    () => (done || !editable ? api.reviewScore(room.stage.id) : Promise.resolve(null)),
+    [room.stage.id, done, editable],
+  );
+  return (
+    <div className="review-workspace">
+      {score.data && <ScoreView score={score.data} />}
+      {questions.map((q) => (
+        <DocReview key={q.id} room={room} question={q} editable={editable} side={side} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+import { type FormEvent, useEffect, useRef, useState } from "react";
+
+import { api, describeError } from "../../api/client";
+import { formatClock, formatTime } from "../../lib/format";
+import { saveLabel, type SaveStatus } from "../../ws/sharedDocs";
+import type { ConnectionState, StageMessage } from "../../ws/socket";
+import type { TimerState } from "./useStageRoom";
+
+export function remainingNow(timer: TimerState, now = performance.now()): number {
+  if (timer.paused || timer.status !== "live") return timer.remainingMs;
+  return Math.max(0, timer.remainingMs - (now - timer.at));
+}
+
+export function Countdown({ timer }: { timer: TimerState }) {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    const id = setInterval(() => tick((n) => n + 1), 500);
+    return () => clearInterval(id);
+  }, []);
+  const left = remainingNow(timer);
+  const low = timer.status === "live" && left < 5 * 60_000;
+  const label =
+    timer.status === "done" ? "Finished" : timer.status === "pending" ? "Not started" : formatClock(left);
+  return (
+    <span
+      className={`countdown ${low ? "low" : ""} ${timer.paused ? "paused" : ""}`}
+      role="timer"
+      aria-label={`Time left ${label}${timer.paused ? " (paused)" : ""}`}
+      data-testid="countdown"
+    >
+      {label}
+      {timer.paused && <span className="small"> · paused</span>}
+    </span>
+  );
+}
+
+const CONNECTION_LABEL: Record<ConnectionState, string> = {
+  connecting: "Connecting…",
+  syncing: "Syncing…",
+  live: "Live",
+  reconnecting: "Reconnecting…",
+  refused: "Not allowed",
+  closed: "Offline",
+};
+
+export function ConnectionBadge({ state }: { state: ConnectionState }) {
+  const ok = state === "live";
+  return (
+    <span className={`conn conn-${state}`} role="status" aria-live="polite" data-testid="connection">
+      <span className="dot" aria-hidden="true" />
+      {ok ? "Live" : CONNECTION_LABEL[state]}
+    </span>
+  );
+}
+
+export function SaveIndicator({ status }: { status: SaveStatus }) {
+  const label = saveLabel(status);
+  const kind = status.error ? "error" : status.pending ? (status.offline ? "offline" : "saving") : "saved";
+  return (
+    <span className={`save save-${kind}`} aria-live="polite" data-testid="save-status">
+      {label}
+    </span>
+  );
+}
+
+export function FollowUpBanners({ events }: { events: StageMessage[] }) {
+  const followUps = events.filter((e) => e.type === "follow_up");
+  const [dismissed, setDismissed] = useState<Set<number>>(new Set());
+  const visible = followUps.filter((f) => !dismissed.has(f.seq ?? 0)).slice(-2);
+  if (!visible.length) return null;
+  return (
+    <div className="banners">
+      {visible.map((f) => (
+        <div key={f.seq} className="banner follow-up-banner" role="alert" data-testid="follow-up-banner">
+          <strong>Follow-up{f.unlocks_part ? ` · part ${String(f.unlocks_part)} unlocked` : ""}</strong>
+          <p>{String(f.text ?? "")}</p>
+          <button
+            type="button"
+            className="link"
+            aria-label="Dismiss follow-up"
+            onClick={() => setDismissed((s) => new Set(s).add(f.seq ?? 0))}
+          >
+            Dismiss
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function ChatPanel({
+  stageId,
+  events,
+  me,
+  closed,
+}: {
+  stageId: number;
+  events: StageMessage[];
+  me: string;
+  closed: boolean;
+}) {
+  const messages = events.filter((e) => e.type === "chat");
+  const [text, setText] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+
+  useEffect(() => {
+    listRef.current?.scrollTo({ top: listRef.current.scrollHeight });
+  }, [messages.length]);
+
+  async function send(event: FormEvent) {
+    event.preventDefault();
+    if (!text.trim()) return;
+    setError(null);
+    try {
+      await api.chat(stageId, text);
+      setText("");
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+
+  return (
+    <section className="panel chat" aria-labelledby="chat-title">
+      <h2 id="chat-title">Chat</h2>
+      <ol className="chat-list" ref={listRef} aria-live="polite">
+        {messages.length === 0 && <li className="muted small">No messages yet.</li>}
+        {messages.map((m) => (
+          <li key={m.seq} className={m.actor === me ? "mine" : ""}>
+            <span className="chat-meta">
+              {m.actor ? String(m.actor) : "Mockloop"} · {formatTime(String(m.at ?? ""))}
+            </span>
+            <span className="chat-text">{String(m.text ?? "")}</span>
+          </li>
+        ))}
+      </ol>
+      {!closed && (
+        <form onSubmit={send} className="chat-form">
+          <label className="sr-only" htmlFor={`chat-input-${stageId}`}>
+            Message
+          </label>
+          <input
+            id={`chat-input-${stageId}`}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="Message…"
+            maxLength={4000}
+          />
+          <button type="submit" className="secondary small">
+            Send
+          </button>
+        </form>
+      )}
+      {error && (
+        <p className="error small" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
