@@ -112,7 +112,7 @@ TEST_SECTIONS = ((TestCase.Visibility.SAMPLE, "samples"), (TestCase.Visibility.H
 
 # Read-only keys of the admin API's question dict; accepted (and ignored) on writes so a
 # client can PUT back what it GOT.
-QUESTION_READ_ONLY_FIELDS = ("id", "version", "verified_at")
+QUESTION_READ_ONLY_FIELDS = ("id", "version", "verified_at", "verification")
 
 # The rooms of these stage kinds only work with questions of one kind.
 STAGE_QUESTION_KINDS = {
@@ -183,8 +183,9 @@ class QuestionNotVerified(StateConflict):
 # --- YAML --------------------------------------------------------------------------------
 
 
-class _BankLoader(yaml.SafeLoader):
-    """SafeLoader that refuses duplicate mapping keys instead of keeping the last one."""
+class _BankLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """SafeLoader (libyaml's C parser when present: the shipped bank is several MB) that
+    refuses duplicate mapping keys instead of keeping the last one."""
 
 
 def _construct_mapping(loader: _BankLoader, node: yaml.MappingNode) -> dict:
@@ -1261,6 +1262,28 @@ def bank_import(
     return result
 
 
+def bank_import_text(
+    text: str, *, verify: bool = True, actor=None, label: str = "upload"
+) -> BankImportResult:
+    """`bank_import` of a bank file's YAML text (an upload): YAML errors and a document
+    that is not a mapping are reported like any other problem, with `label` as the file."""
+    try:
+        data = yaml.load(text, Loader=_BankLoader)  # noqa: S506 - safe loader
+    except yaml.YAMLError as exc:
+        raise BankValidationError(
+            [BankIssue(label, "", "", f"invalid YAML: {_yaml_error_text(exc)}")]
+        ) from exc
+    if not isinstance(data, Mapping):
+        raise BankValidationError(
+            [
+                BankIssue(
+                    label, "", "", "must be a mapping with `questions`, `rubrics` and/or `loops`"
+                )
+            ]
+        )
+    return bank_import(data, verify=verify, actor=actor, label=label)
+
+
 def _rubric_upsert(spec: dict) -> str:
     rubric = Rubric.objects.filter(slug=spec["slug"]).prefetch_related("dimensions").first()
     if rubric is not None and rubric_to_dict(rubric) == spec:
@@ -1646,6 +1669,7 @@ __all__ = [
     "bank_export",
     "bank_export_yaml",
     "bank_import",
+    "bank_import_text",
     "bank_load",
     "bank_read",
     "bank_validate",
