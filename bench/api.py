@@ -164,6 +164,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=100)
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--postgres", action="store_true")
+    parser.add_argument("--bank", default="interviews/bank", help="bank file or directory")
+    parser.add_argument("--server", choices=["uvicorn", "daphne"], default="uvicorn")
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
     args = parser.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="mockloop-bench-api-"))
@@ -215,14 +218,31 @@ def main() -> None:
         # Generous limits: this measures latency, not the throttles.
         env.update(THROTTLE_SUBMISSIONS="100000/min", THROTTLE_LOGIN="100000/min")
         manage(env, "migrate", "-v0")
-        manage(env, "import_bank", "interviews/bank", "--no-verify")
+        manage(env, "import_bank", args.bank, "--no-verify")
         ids = json.loads(manage(env, "shell", "-c", SEED).strip().splitlines()[-1])
 
         port = free_port()
-        daphne = shutil.which("daphne", path=str(Path(PY).parent)) or "daphne"
+        bindir = Path(PY).parent
+        if args.server == "daphne":
+            command = [str(bindir / "daphne"), "-b", "127.0.0.1", "-p", str(port)]
+            server_label = "daphne (1 process)"
+        else:
+            command = [
+                str(bindir / "uvicorn"),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--workers",
+                str(args.workers),
+                "--no-access-log",
+                "--log-level",
+                "warning",
+            ]
+            server_label = f"uvicorn ({args.workers} processes)"
         procs.append(
             subprocess.Popen(
-                [daphne, "-b", "127.0.0.1", "-p", str(port), "mockloop.asgi:application"],
+                [*command, "mockloop.asgi:application"],
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,
@@ -248,7 +268,7 @@ def main() -> None:
         for _, method, path, headers, body in cases:  # warm up every route
             run_load(method, base + path, headers, body, rate=20, seconds=1)
         print(
-            f"# bench/api.py — {db_label}, daphne (1 process), {args.rate:.0f} req/s "
+            f"# bench/api.py — {db_label}, {server_label}, {args.rate:.0f} req/s "
             f"for {args.seconds:.0f} s per endpoint, open loop"
         )
         print(

@@ -270,3 +270,7 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+# The admin index links the operations views (interviews/api/ops.py).
+admin.site.index_template = "admin/mockloop_index.html"

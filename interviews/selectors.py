@@ -335,6 +335,17 @@ def submission_for(user: AnyUser, submission_id: int) -> Submission:
     return submission
 
 
+def stage_submissions(stage: Stage) -> QuerySet[Submission]:
+    """The stage's submissions, newest first, with their test results (the stage was
+    already checked to be visible)."""
+    return (
+        Submission.objects.filter(stage=stage)
+        .select_related("stage")
+        .prefetch_related("tests")
+        .order_by("-created_at", "-id")
+    )
+
+
 # --- events, reviews, scorecards ---------------------------------------------------------
 
 

@@ -11,11 +11,13 @@ read-only root, tmpfs ``/work`` and ``/tmp`` (``noexec`` except ``/work`` for co
 languages, which must exec their binary), uid 10001, ``cap_drop=ALL``,
 ``no-new-privileges``, pids / memory (= memory+swap) / CPU limits, ``nofile`` and core
 ulimits, an explicit environment (nothing of the worker's), labels for the orphan sweep,
-``auto_remove`` plus an explicit forced removal, and a host-side wall-clock deadline.
+``auto_remove`` (plus an explicit forced removal whenever the runner did not finish by
+itself), and a host-side wall-clock deadline.
 
 Warm pool: ``Engine`` keeps up to ``pool_size`` started, idle containers per limit
 profile it has seen (the runner blocks reading its job). A container serves exactly one
-job and is then removed; when the job ends, a replacement starts in the background.
+job and is then removed; as soon as a job takes a container, its replacement starts in
+the background, so a job that follows finds a warm one.
 """
 
 from __future__ import annotations
@@ -117,6 +119,13 @@ class Engine:
             int(os.environ.get("MOCKLOOP_SANDBOX_POOL", "1")) if pool_size is None else pool_size
         )
         self.idle_timeout_s = idle_timeout_s
+        # optional: nest every container's cgroup under this one (cgroupfs driver: a path
+        # such as /mockloop-sandbox; systemd driver: a slice) to cap or account all
+        # sandboxes together
+        self.cgroup_parent = os.environ.get("MOCKLOOP_SANDBOX_CGROUP_PARENT") or None
+        # Python tests fork a pre-warmed interpreter in the container (sandbox/zygote.py)
+        # instead of exec'ing one per test; MOCKLOOP_SANDBOX_ZYGOTE=0 turns it off
+        self.zygote = os.environ.get("MOCKLOOP_SANDBOX_ZYGOTE", "1") != "0"
         self._lock = threading.Lock()
         self._pool: dict[Profile, deque[tuple[str, float]]] = {}
         self._wanted: dict[Profile, float] = {}
@@ -137,6 +146,12 @@ class Engine:
         """Ids this engine created and has not removed yet (pool and running jobs)."""
         with self._lock:
             return set(self._live)
+
+    def _environment(self, profile: Profile) -> dict[str, str]:
+        env = {**CONTAINER_ENV, "MOCKLOOP_IDLE_TIMEOUT_S": str(self.idle_timeout_s)}
+        if profile.language == "python" and self.zygote:
+            env["MOCKLOOP_PREFORK"] = "python"  # the runner starts sandbox/zygote.py
+        return env
 
     def _create(self, profile: Profile, job_id: str) -> str:
         import docker.errors
@@ -169,6 +184,7 @@ class Engine:
             oom_score_adj=500,
             auto_remove=True,
             init=False,
+            cgroup_parent=self.cgroup_parent,
         )
         try:
             created = api.create_container(
@@ -178,7 +194,7 @@ class Engine:
                 stdin_open=True,
                 tty=False,
                 network_disabled=True,
-                environment={**CONTAINER_ENV, "MOCKLOOP_IDLE_TIMEOUT_S": str(self.idle_timeout_s)},
+                environment=self._environment(profile),
                 labels={
                     LABEL: "1",
                     LABEL_OWNER: _owner(),
@@ -317,6 +333,7 @@ class Engine:
         try:
             cid, sock = self._acquire(profile, job_id, raw)
             raw.acquire_ms = (time.monotonic() - started) * 1000
+            self._replace(profile)  # start the next job's container while this one runs
             try:
                 sock.settimeout(max(1.0, deadline_s))
                 sock.sendall(line)
@@ -326,15 +343,24 @@ class Engine:
                     sock.close()
         finally:
             if cid is not None:
-                if not clean:
+                if clean:
+                    # the runner finished and exited (the stream ended): Docker's
+                    # auto_remove is removing the container; one API call less per job
+                    with self._lock:
+                        self._live.discard(cid)
+                else:
                     self._kill(cid)  # stop it now; removal can happen in the background
-                self._background.submit(self._remove, cid)
-            if self.pool_size > 0:  # replace the container, ready for the next job
-                with self._lock:
-                    self._wanted[profile] = time.monotonic()
-                self._schedule_fill()
+                    self._background.submit(self._remove, cid)
+            self._replace(profile)
             raw.total_ms = (time.monotonic() - started) * 1000
         return raw
+
+    def _replace(self, profile: Profile) -> None:
+        """Keep the pool of this profile full (a no-op while a refill is running)."""
+        if self.pool_size > 0:
+            with self._lock:
+                self._wanted[profile] = time.monotonic()
+            self._schedule_fill()
 
     def _acquire(self, profile: Profile, job_id: str, raw: RawRun):
         """A started container for this job, attached: a warm one if possible."""
@@ -511,7 +537,12 @@ def _pid_alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    # a killed worker's processes can linger as zombies until an init reaps them
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except (OSError, IndexError):
+        return True
 
 
 _default: Engine | None = None

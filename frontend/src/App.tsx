@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { BrowserRouter, Link, Navigate, Outlet, Route, Routes, useLocation } from "react-router";
 
 import type { Role } from "./api/client";
@@ -13,6 +13,16 @@ import { ScorecardView } from "./candidate/ScorecardView";
 import { TopBar } from "./layout/TopBar";
 import { ForbiddenPage, NotFoundPage, Problem } from "./pages/Problem";
 import { StageRoomPage } from "./rooms/StageRoomPage";
+
+// Admin, replay and report pages are their own chunks: a candidate's room never loads them.
+const AdminRoutes = lazy(() => import("./admin/AdminRoutes"));
+const ReplayPage = lazy(() => import("./replay/ReplayPage"));
+const LoopReportPage = lazy(() => import("./reports/LoopReportPage"));
+const CalibrationPage = lazy(() => import("./reports/CalibrationPage"));
+
+function Lazy({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading />}>{children}</Suspense>;
+}
 
 function Loading() {
   return (
@@ -31,7 +41,7 @@ function RequireAuth({ roles, children }: { roles?: Role[]; children?: ReactNode
   if (session.state === "signed-out") {
     return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   }
-  if (roles && !roles.includes(session.me.role)) return <ForbiddenPage />;
+  if (roles && !roles.includes(session.me.role)) return <ForbiddenPage roles={roles} />;
   return <>{children ?? <Outlet />}</>;
 }
 
@@ -77,11 +87,17 @@ export function AppRoutes() {
         <Route path="/loops/:loopId" element={<LoopPage />} />
         <Route path="/stages/:stageId" element={<StageRoute />} />
         <Route path="/stages/:stageId/scorecard" element={<ScorecardView />} />
+        <Route path="/stages/:stageId/replay" element={<Lazy><ReplayPage /></Lazy>} />
+        <Route path="/loops/:loopId/report" element={<Lazy><LoopReportPage /></Lazy>} />
         <Route path="/progress" element={<Progress />} />
       </Route>
       <Route element={<RequireAuth roles={["coach", "admin"]} />}>
         <Route path="/coach" element={<CoachHome />} />
+        <Route path="/coach/calibration" element={<Lazy><CalibrationPage /></Lazy>} />
         <Route path="/coach/*" element={<CoachRoutes />} />
+      </Route>
+      <Route element={<RequireAuth roles={["admin"]} />}>
+        <Route path="/bank/*" element={<Lazy><AdminRoutes /></Lazy>} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />
     </Routes>

@@ -88,6 +88,12 @@ class QuestionAdminSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     status = serializers.CharField()
     verified_at = serializers.DateTimeField(allow_null=True)
+    verification = serializers.JSONField(
+        read_only=True,
+        help_text="The last (or running) reference verification: `{state: running | passed "
+        "| failed | unavailable, done, total, failures?, checked_at?}`; poll it while "
+        "`POST …/verify/` runs.",
+    )
     slug = serializers.CharField()
     kind = serializers.CharField()
     title = serializers.CharField()
@@ -109,6 +115,7 @@ class QuestionAdminSerializer(serializers.Serializer):
             "verified_at": self.fields["verified_at"].to_representation(question.verified_at)
             if question.verified_at
             else None,
+            "verification": question.verification or {},
             **bank_dict,
         }
 

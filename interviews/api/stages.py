@@ -182,9 +182,18 @@ class StageReviewScoreApi(PracticeApi):
         return Response(ReviewScoreSerializer(review_score(stage=stage)).data)
 
 
+EVENT_TYPE_RE = r"^[a-z_.]+(,[a-z_.]+)*$"
+
+
+def _types(value: str) -> list[str]:
+    return [name for name in value.split(",") if name]
+
+
 class EventsQuerySerializer(serializers.Serializer):
     after = serializers.IntegerField(required=False, min_value=0, default=0)
     limit = serializers.IntegerField(required=False, min_value=1, max_value=5000, default=1000)
+    types = serializers.RegexField(EVENT_TYPE_RE, required=False, max_length=500)
+    exclude = serializers.RegexField(EVENT_TYPE_RE, required=False, max_length=500)
 
 
 class StageEventsApi(PracticeApi):
@@ -192,6 +201,13 @@ class StageEventsApi(PracticeApi):
         parameters=[
             OpenApiParameter("after", int, description="Only events with seq > after."),
             OpenApiParameter("limit", int, description="At most this many (default 1000)."),
+            OpenApiParameter("types", str, description="Only these types (comma-separated)."),
+            OpenApiParameter(
+                "exclude",
+                str,
+                description="Not these types, e.g. `doc.update` (a room that loads the "
+                "documents' merged state needs no edit history).",
+            ),
         ],
         responses={200: EventOutSerializer(many=True)},
         description="The stage's event log (for replay and resync). The candidate does not "
@@ -202,9 +218,12 @@ class StageEventsApi(PracticeApi):
         query = EventsQuerySerializer(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         data = query.validated_data
-        events = selectors.stage_events_for(request.user, stage, after=data["after"])[
-            : data["limit"]
-        ]
+        events = selectors.stage_events_for(request.user, stage, after=data["after"])
+        if data.get("types"):
+            events = events.filter(type__in=_types(data["types"]))
+        if data.get("exclude"):
+            events = events.exclude(type__in=_types(data["exclude"]))
+        events = events[: data["limit"]]
         return Response([event_message(event) for event in events])
 
 

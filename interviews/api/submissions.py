@@ -2,7 +2,7 @@
 against the hidden tests."""
 
 from django.urls import path
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -73,6 +73,28 @@ class SubmissionCreateApi(PracticeApi):
         )
 
 
+class StageSubmissionsQuerySerializer(serializers.Serializer):
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=500, default=200)
+
+
+class StageSubmissionsApi(PracticeApi):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("limit", int, description="At most this many (default 200)."),
+        ],
+        responses={200: SubmissionOutSerializer(many=True)},
+        description="The stage's submissions, newest first, as `GET /submissions/{id}/` "
+        "shows each (hidden tests: index, verdict, time and memory only). The candidate, "
+        "the stage's coach and admins; a room loads its verdict table from it.",
+    )
+    def get(self, request: Request, stage_id: int) -> Response:
+        stage = selectors.stage_for(request.user, stage_id)
+        query = StageSubmissionsQuerySerializer(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        submissions = selectors.stage_submissions(stage)[: query.validated_data["limit"]]
+        return Response(SubmissionOutSerializer(submissions, many=True).data)
+
+
 class SubmissionDetailApi(PracticeApi):
     @extend_schema(responses={200: SubmissionOutSerializer})
     def get(self, request: Request, submission_id: int) -> Response:
@@ -86,5 +108,10 @@ urlpatterns = [
         "submissions/<int:submission_id>/",
         SubmissionDetailApi.as_view(),
         name="submission-detail",
+    ),
+    path(
+        "stages/<int:stage_id>/submissions/",
+        StageSubmissionsApi.as_view(),
+        name="stage-submissions",
     ),
 ]

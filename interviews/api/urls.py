@@ -1,6 +1,6 @@
 """Routes of /api/v1/ (contract in DESIGN.md "HTTP API"); each module owns its routes."""
 
-from . import accounts, coach, live, loops, questions, reports, stages, submissions
+from . import accounts, bank_io, coach, live, loops, ops, questions, reports, stages, submissions
 
 urlpatterns = [
     *accounts.urlpatterns,
@@ -11,4 +11,6 @@ urlpatterns = [
     *questions.urlpatterns,
     *live.urlpatterns,
     *reports.urlpatterns,
+    *bank_io.urlpatterns,
+    *ops.urlpatterns,
 ]

@@ -28,6 +28,7 @@ from .submissions import submission_status_payload
 logger = logging.getLogger(__name__)
 
 STORED_TEXT_CAP = 16 * 1024
+RESULT_FIELDS = ("status", "verdict", "passed", "total", "compile_output", "finished_at")
 
 
 @dataclass
@@ -146,14 +147,24 @@ def submission_record_result(
 ) -> Submission | None:
     """Store verdicts, if this claim still holds the submission (else drop them)."""
     submission = claim.submission
+    submission.status = Submission.Status.DONE
+    submission.verdict = result.verdict
+    submission.passed = result.passed
+    submission.total = result.total
+    submission.compile_output = _cap(result.compile_output)
+    submission.finished_at = timezone.now()
+    # One UPDATE both checks the claim and stores the verdict (per-job DB work is part of
+    # every submission's cost: see bench/judge.py).
     still_ours = Submission.objects.filter(
         pk=submission.pk, status=Submission.Status.RUNNING, attempts=claim.attempt
-    ).update(status=Submission.Status.DONE)
+    ).update(**{name: getattr(submission, name) for name in RESULT_FIELDS})
     if not still_ours:
         logger.info("submission %s attempt %s lost its claim", submission.pk, claim.attempt)
         return None
     hidden = submission.mode == Submission.Mode.SUBMIT
-    TestResult.objects.filter(submission=submission).delete()
+    if claim.attempt > 1:  # only an earlier attempt could have left rows (it cannot, as
+        # rows are written with the claim check above; this keeps re-judging safe anyway)
+        TestResult.objects.filter(submission=submission).delete()
     rows = []
     for (case, test), outcome in zip(pairs, result.tests, strict=False):
         rows.append(
@@ -173,15 +184,6 @@ def submission_record_result(
             )
         )
     TestResult.objects.bulk_create(rows)
-    submission.status = Submission.Status.DONE
-    submission.verdict = result.verdict
-    submission.passed = result.passed
-    submission.total = result.total
-    submission.compile_output = _cap(result.compile_output)
-    submission.finished_at = timezone.now()
-    submission.save(
-        update_fields=["status", "verdict", "passed", "total", "compile_output", "finished_at"]
-    )
     emit(submission.stage_id, "submission.status", submission_status_payload(submission))
     if hidden and result.verdict == "accepted" and result.total:
         from .live import stage_on_part_passed

@@ -52,7 +52,12 @@ LANGUAGES = ("python", "javascript", "cpp")
 RECIPE_VERSION = "1"
 SUITE = "bookworm"
 RUNNER_MARKER = "# ---- runner layer ----"
-RUNNER_INPUTS = ("runner.py", "wrappers/function_python.py", "wrappers/function_node.js")
+RUNNER_INPUTS = (
+    "runner.py",
+    "zygote.py",
+    "wrappers/function_python.py",
+    "wrappers/function_node.js",
+)
 PRUNE = (
     "usr/share/doc",
     "usr/share/man",

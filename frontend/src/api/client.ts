@@ -43,6 +43,17 @@ export type QueueEntry = S["QueueEntry"];
 export type CoachNote = S["CoachNoteOut"];
 export type Timer = S["Timer"];
 export type Language = S["LanguageEnum"];
+export type StageEvent = S["EventOut"];
+export type QuestionAdmin = S["QuestionAdmin"];
+export type VerificationResult = S["VerificationResult"];
+export type BankImportResult = S["BankImportResult"];
+export type LoopReport = S["LoopReport"];
+export type ReportStage = S["ReportStage"];
+export type ProgressData = S["Progress"];
+export type Calibration = S["Calibration"];
+export type DeepDiveFeedback = S["DeepDiveFeedback"];
+export type CommentMatch = S["CommentMatch"];
+export type FlawResult = S["FlawResult"];
 
 /** One shared document's merged state, as `GET /stages/{id}/documents/` returns it. */
 export interface DocumentState {
@@ -107,9 +118,19 @@ function errorsOf(payload: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
+/** `body` is sent as JSON, unless it is a `RawBody` (text with its own content type). */
+export interface RawBody {
+  raw: string;
+  contentType: string;
+}
+
+function isRaw(body: unknown): body is RawBody {
+  return typeof body === "object" && body !== null && "raw" in body && "contentType" in body;
+}
+
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (body !== undefined) headers["Content-Type"] = isRaw(body) ? body.contentType : "application/json";
   if (!SAFE_METHODS.has(method)) {
     const csrf = readCookie("csrftoken", documentCookies());
     if (csrf) headers["X-CSRFToken"] = csrf;
@@ -120,7 +141,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
       method,
       headers,
       credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : isRaw(body) ? body.raw : JSON.stringify(body),
     });
   } catch (cause) {
     throw new NetworkError(cause);
@@ -146,6 +167,16 @@ export async function request<T>(method: string, path: string, body?: unknown): 
 }
 
 const get = <T>(path: string) => request<T>("GET", path);
+
+/** `?a=1&b=x` from the defined entries of `params` ("" when none). */
+export function query(params: Record<string, string | number | boolean | undefined | null>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== "") search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
 const post = <T>(path: string, body?: unknown) => request<T>("POST", path, body);
 
 export const api = {
@@ -182,13 +213,73 @@ export const api = {
   submissionCreate: (body: SubmissionInput) => post<SubmissionQueued>("/api/v1/submissions/", body),
   submission: (id: number) => get<Submission>(`/api/v1/submissions/${id}/`),
 
+  stageEvents: (id: number, params: { after?: number; limit?: number; types?: string; exclude?: string } = {}) =>
+    get<StageEvent[]>(`/api/v1/stages/${id}/events/${query(params)}`),
+  stageSubmissions: (id: number, limit?: number) =>
+    get<Submission[]>(`/api/v1/stages/${id}/submissions/${query({ limit })}`),
+
   coachQueue: () => get<QueueEntry[]>("/api/v1/coach/queue/"),
   claim: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/claim/`),
   pushFollowUp: (id: number, body: { follow_up: number } | { text: string }) =>
     post<PushedFollowUp>(`/api/v1/stages/${id}/follow-ups/`, body),
   notes: (id: number) => get<CoachNote[]>(`/api/v1/stages/${id}/notes/`),
   noteCreate: (id: number, text: string) => post<CoachNote>(`/api/v1/stages/${id}/notes/`, { text }),
+
+  // scoring and reports
+  loopReport: (id: number) => get<LoopReport>(`/api/v1/loops/${id}/report/`),
+  myProgress: () => get<ProgressData>("/api/v1/me/progress/"),
+  calibration: (coach?: number) => get<Calibration>(`/api/v1/coach/calibration/${query({ coach })}`),
+  deepDiveFeedback: (id: number) => get<DeepDiveFeedback>(`/api/v1/stages/${id}/deep-dive-feedback/`),
+  reviewMatchSet: (id: number, comment: number, flaw: number | null) =>
+    request<ReviewScore>("PUT", `/api/v1/stages/${id}/review-matches/`, { comment, flaw }),
+  reviewMatchClear: (id: number, comment: number) =>
+    request<void>("DELETE", `/api/v1/stages/${id}/review-matches/${comment}/`),
+
+  // the question bank (admins)
+  questions: (params: { kind?: string; status?: string; slug?: string; all_versions?: boolean } = {}) =>
+    get<QuestionAdmin[]>(`/api/v1/questions/${query({ ...params, all_versions: params.all_versions ? 1 : undefined })}`),
+  question: (id: number) => get<QuestionAdmin>(`/api/v1/questions/${id}/`),
+  questionCreate: (body: object) => post<QuestionAdmin>("/api/v1/questions/", body),
+  questionSave: (id: number, body: object) => request<QuestionAdmin>("PUT", `/api/v1/questions/${id}/`, body),
+  questionPatch: (id: number, patch: object) => request<QuestionAdmin>("PATCH", `/api/v1/questions/${id}/`, patch),
+  questionArchive: (id: number) => request<void>("DELETE", `/api/v1/questions/${id}/`),
+  questionVerify: (id: number) => post<VerificationResult>(`/api/v1/questions/${id}/verify/`),
+  questionPublish: (id: number) => post<QuestionAdmin>(`/api/v1/questions/${id}/publish/`),
+  bankImportYaml: (text: string, verify: boolean) =>
+    post<BankImportResult>(`/api/v1/bank/import/${query({ verify: verify ? 1 : 0 })}`, {
+      raw: text,
+      contentType: "application/yaml",
+    }),
+  bankImport: (bank: object, verify: boolean) => post<BankImportResult>("/api/v1/bank/import/", { bank, verify }),
+  bankExport: (only?: string) => get<BankFile>(`/api/v1/bank/export/${query({ as: "json", only })}`),
 };
+
+/** The bank file as a dict (DESIGN.md "Question bank file format"); only the parts the
+ * admin pages edit are typed. */
+export interface BankRubric {
+  slug: string;
+  title?: string;
+  dimensions: { name: string; weight: number; levels: string[] }[];
+}
+export interface BankStage {
+  kind: StageKind;
+  title: string;
+  minutes: number;
+  questions: string[];
+  rubric?: string;
+}
+export interface BankLoop {
+  slug: string;
+  title: string;
+  description?: string;
+  status?: string;
+  stages: BankStage[];
+}
+export interface BankFile {
+  questions?: Record<string, unknown>[];
+  rubrics?: BankRubric[];
+  loops?: BankLoop[];
+}
 
 function fieldMessages(errors: Record<string, unknown>): string {
   return Object.entries(errors)

@@ -55,6 +55,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bank/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Admins: the bank as a bank file (the newest version of every question, every rubric and loop template), as `export_bank` writes it; a YAML download unless `as=json`. */
+        get: operations["v1_bank_export_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bank/import/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Admins: import a bank document (YAML text, or JSON `{yaml}` / `{bank}`), all or nothing. Questions whose content changed become new versions; rubrics and loop templates are replaced by slug. With `verify` (the default) every new coding version's reference runs on its hidden tests in the sandbox first. Problems → 400 with `errors` keyed by path (`token-batcher.coding.parts[0].hidden[3].output`); sandbox down → 503. */
+        post: operations["v1_bank_import_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/coach/calibration/": {
         parameters: {
             query?: never;
@@ -542,6 +576,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stages/{stage_id}/submissions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The stage's submissions, newest first, as `GET /submissions/{id}/` shows each (hidden tests: index, verdict, time and memory only). The candidate, the stage's coach and admins; a room loads its verdict table from it. */
+        get: operations["v1_stages_submissions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stages/{stage_id}/timer/": {
         parameters: {
             query?: never;
@@ -631,6 +682,44 @@ export interface components {
             scene?: unknown;
             /** Format: date-time */
             readonly updated_at: string;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        BankImportInputRequest: {
+            yaml?: string;
+            bank?: {
+                [key: string]: unknown;
+            };
+            verify?: boolean | null;
+        };
+        BankImportResult: {
+            detail: string;
+            summary: string;
+            questions: components["schemas"]["BankImportedQuestions"];
+            rubrics: components["schemas"]["BankSlugStates"];
+            loops: components["schemas"]["BankSlugStates"];
+        };
+        BankImportedQuestion: {
+            id: number;
+            slug: string;
+            version: number;
+            kind: string;
+            status: string;
+            verified: boolean;
+        };
+        BankImportedQuestions: {
+            /** @description New versions. */
+            created: components["schemas"]["BankImportedQuestion"][];
+            unchanged: components["schemas"]["BankImportedQuestion"][];
+            /** @description Slugs verified in the sandbox by this import. */
+            verified: string[];
+        };
+        BankSlugStates: {
+            created: string[];
+            updated: string[];
+            unchanged: string[];
         };
         BeforeAfter: {
             text: string;
@@ -1118,6 +1207,8 @@ export interface components {
             status: string;
             /** Format: date-time */
             verified_at: string | null;
+            /** @description The last (or running) reference verification: `{state: running | passed | failed | unavailable, done, total, failures?, checked_at?}`; poll it while `POST …/verify/` runs. */
+            readonly verification: unknown;
             slug: string;
             kind: string;
             title: string;
@@ -1824,6 +1915,60 @@ export interface operations {
             };
         };
     };
+    v1_bank_export_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `json`: the bank dict as JSON. */
+                as?: string;
+                /** @description Comma-separated sections: questions,rubrics,loops. */
+                only?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    v1_bank_import_create: {
+        parameters: {
+            query?: {
+                /** @description YAML bodies: 0 skips reference verification. */
+                verify?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["BankImportInputRequest"];
+                "application/yaml": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankImportResult"];
+                };
+            };
+        };
+    };
     v1_coach_calibration_retrieve: {
         parameters: {
             query?: {
@@ -2329,8 +2474,12 @@ export interface operations {
             query?: {
                 /** @description Only events with seq > after. */
                 after?: number;
+                /** @description Not these types, e.g. `doc.update` (a room that loads the documents' merged state needs no edit history). */
+                exclude?: string;
                 /** @description At most this many (default 1000). */
                 limit?: number;
+                /** @description Only these types (comma-separated). */
+                types?: string;
             };
             header?: never;
             path: {
@@ -2618,6 +2767,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StageSummary"];
+                };
+            };
+        };
+    };
+    v1_stages_submissions_list: {
+        parameters: {
+            query?: {
+                /** @description At most this many (default 200). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmissionOut"][];
                 };
             };
         };

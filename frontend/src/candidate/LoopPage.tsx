@@ -58,6 +58,9 @@ function StageRow({ stage, canDrive, onError }: { stage: StageSummary; canDrive:
             <Link className="button secondary" to={`/stages/${stage.id}/scorecard`}>
               Scorecard
             </Link>
+            <Link className="button secondary" to={`/stages/${stage.id}/replay`}>
+              Replay
+            </Link>
           </>
         )}
       </div>
@@ -88,7 +91,12 @@ export function LoopPage() {
             {data.coached ? "Coached: live rounds go to a coach's queue when you start them." : "Solo practice: the platform plays interviewer."}
           </p>
         </div>
-        <LoopProgress loop={data} />
+        <div className="stack end">
+          <LoopProgress loop={data} />
+          <Link className="button secondary small" to={`/loops/${data.id}/report`}>
+            Loop report
+          </Link>
+        </div>
       </div>
       {error && (
         <p className="error" role="alert">

@@ -1,8 +1,11 @@
+import { lazy, Suspense } from "react";
 import { Link } from "react-router";
 
 import { api, describeError } from "../api/client";
 import { formatDate, STAGE_KIND_LABEL } from "../lib/format";
 import { useAsync } from "../lib/useAsync";
+
+const ProgressCharts = lazy(() => import("../reports/ProgressCharts"));
 
 export function Progress() {
   const loops = useAsync(() => api.loops(), []);
@@ -33,6 +36,9 @@ export function Progress() {
           <span className="metric-label">stages finished</span>
         </div>
       </div>
+      <Suspense fallback={<p className="muted">Loading your scores…</p>}>
+        <ProgressCharts />
+      </Suspense>
       <h2>By round</h2>
       <ul className="score-bars">
         {[...byKind.entries()].map(([kind, e]) => (
@@ -72,7 +78,8 @@ export function Progress() {
                   </td>
                   <td>{formatDate(s.finished_at)}</td>
                   <td>
-                    <Link to={`/stages/${s.id}/scorecard`}>Scorecard</Link> · <Link to={`/stages/${s.id}`}>Review</Link>
+                    <Link to={`/stages/${s.id}/scorecard`}>Scorecard</Link> · <Link to={`/stages/${s.id}/replay`}>Replay</Link> ·{" "}
+                    <Link to={`/loops/${loop.id}/report`}>Report</Link>
                   </td>
                 </tr>
               )),

@@ -109,7 +109,8 @@ export function CoachHome() {
                 <li key={s.id}>
                   <Link to={`/coach/stages/${s.id}`}>
                     {s.candidate} · {s.title}
-                  </Link>
+                  </Link>{" "}
+                  · <Link to={`/stages/${s.id}/replay`}>Replay</Link> · <Link to={`/loops/${s.loop}/report`}>Report</Link>
                 </li>
               ))}
             </ul>

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
-import { useParams } from "react-router";
+import { Link, useParams } from "react-router";
 
 import { api, type CoachNote, describeError, type StageQuestionCoach } from "../api/client";
 import { useMe } from "../auth/session";
@@ -250,6 +250,11 @@ function CoachRoomView({ room }: { room: Room }) {
           {room.stage.candidate} {candidateHere ? "is here" : "is away"}
         </span>
         <TimerControls room={room} />
+        {room.stage.status === "done" && (
+          <Link className="button secondary small" to={`/stages/${room.stage.id}/replay`}>
+            Replay
+          </Link>
+        )}
       </RoomHeader>
       {room.stage.status === "pending" && <p className="notice">The candidate has not started this stage yet.</p>}
       <div className="room-body with-side">

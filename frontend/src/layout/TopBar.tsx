@@ -35,12 +35,22 @@ export function TopBar() {
             )}
             {(me.role === "coach" || me.role === "admin") && (
               <li>
-                <NavLink to="/coach">Coach console</NavLink>
+                <NavLink to="/coach" end>Coach console</NavLink>
+              </li>
+            )}
+            {(me.role === "coach" || me.role === "admin") && (
+              <li>
+                <NavLink to="/coach/calibration">Calibration</NavLink>
               </li>
             )}
             {me.role === "admin" && (
               <li>
-                <a href="/admin/">Admin</a>
+                <NavLink to="/bank">Question bank</NavLink>
+              </li>
+            )}
+            {me.role === "admin" && (
+              <li>
+                <a href="/admin/">Django admin</a>
               </li>
             )}
           </ul>

@@ -26,11 +26,12 @@ export function Problem({ error, title }: { error?: unknown; title?: string }) {
 
 export const NotFoundPage = () => <Problem title="Not found" />;
 
-export function ForbiddenPage() {
+export function ForbiddenPage({ roles = ["coach", "admin"] }: { roles?: string[] }) {
+  const who = roles.includes("coach") ? "coaches" : "admins";
   return (
     <main id="main" className="page narrow problem" data-testid="problem">
       <h1>Not allowed</h1>
-      <p>This page is for coaches. You are signed in as a candidate.</p>
+      <p>This page is for {who}. Your account may not open it.</p>
       <p>
         <Link to="/">Back to your loops</Link>
       </p>

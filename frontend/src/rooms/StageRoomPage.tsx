@@ -94,9 +94,14 @@ function CandidateRoom({ room }: { room: Room }) {
           </button>
         )}
         {stage.status === "done" && (
-          <Link className="button secondary small" to={`/stages/${stage.id}/scorecard`}>
-            Scorecard
-          </Link>
+          <>
+            <Link className="button secondary small" to={`/stages/${stage.id}/scorecard`}>
+              Scorecard
+            </Link>
+            <Link className="button secondary small" to={`/stages/${stage.id}/replay`}>
+              Replay
+            </Link>
+          </>
         )}
       </RoomHeader>
       {error && (

@@ -204,6 +204,18 @@ CASES = [
     ),
     Case("events", "get", stage_url("coding", "events/?after=0"), (401, 404, 200, 404, 200, 200)),
     Case(
+        "events-filtered",
+        "get",
+        stage_url("coding", "events/?exclude=doc.update,presence"),
+        (401, 404, 200, 404, 200, 200),
+    ),
+    Case(
+        "stage-submissions",
+        "get",
+        stage_url("coding", "submissions/"),
+        (401, 404, 200, 404, 200, 200),
+    ),
+    Case(
         "review-matches-put",
         "put",
         stage_url("review", "review-matches/"),
@@ -246,6 +258,32 @@ CASES = [
         (401, 403, 403, 200, 200, 200),
         prepare=coding_done_with_scorecard,
     ),
+    Case(
+        "bank-import",
+        "post",
+        lambda w: f"{API}/bank/import/",
+        (401, 403, 403, 403, 403, 200),
+        body=lambda w, role: {
+            "bank": {
+                "loops": [
+                    {
+                        "slug": f"imported-{role}",
+                        "title": "Imported",
+                        "stages": [
+                            {
+                                "kind": "values",
+                                "title": "V",
+                                "minutes": 5,
+                                "questions": ["why-this-lab"],
+                            }
+                        ],
+                    }
+                ]
+            },
+            "verify": False,
+        },
+    ),
+    Case("bank-export", "get", lambda w: f"{API}/bank/export/", (401, 403, 403, 403, 403, 200)),
 ]
 
 
@@ -280,10 +318,10 @@ def test_every_route_and_method_is_in_the_matrix(world: World):
     """A new practice endpoint (or method) must be added to the matrix."""
     from django.urls import resolve
 
-    from interviews.api import accounts, coach, loops, reports, stages, submissions
+    from interviews.api import accounts, bank_io, coach, loops, reports, stages, submissions
 
     offered = set()
-    for module in (accounts, coach, loops, reports, stages, submissions):
+    for module in (accounts, bank_io, coach, loops, reports, stages, submissions):
         for pattern in module.urlpatterns:
             view = pattern.callback.view_class
             for method in ("get", "post", "put", "patch", "delete"):

@@ -121,7 +121,7 @@ function QuestionWorkspace({
   const [stdin, setStdin] = useState("");
   const [busy, setBusy] = useState<"run" | "submit" | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const { rows, track } = useSubmissions(room.events);
+  const { rows, track } = useSubmissions(room.events, room.initialSubmissions);
   const cursorTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   // A fresh document gets the starter code once the room has replayed its log (so two

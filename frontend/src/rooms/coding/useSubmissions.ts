@@ -52,8 +52,29 @@ export function rowsFromEvents(events: StageMessage[], rows: Map<number, Submiss
   return changed ? next : rows;
 }
 
-export function useSubmissions(events: StageMessage[]) {
-  const [rows, setRows] = useState<Map<number, SubmissionRow>>(new Map());
+/** Rows of the submissions a room loaded when it opened (results included). */
+export function rowsFromSubmissions(submissions: Submission[]): Map<number, SubmissionRow> {
+  const rows = new Map<number, SubmissionRow>();
+  for (const s of submissions) {
+    const status = s.status ?? "queued";
+    rows.set(s.id, {
+      id: s.id,
+      question: s.question,
+      part: s.part,
+      mode: s.mode,
+      status,
+      verdict: s.verdict ?? "",
+      passed: s.passed ?? 0,
+      total: s.total ?? 0,
+      detail: isFinal(status) ? s : undefined,
+      seenAt: performance.now(),
+    });
+  }
+  return rows;
+}
+
+export function useSubmissions(events: StageMessage[], initial: Submission[] = []) {
+  const [rows, setRows] = useState<Map<number, SubmissionRow>>(() => rowsFromSubmissions(initial));
   const consumed = useRef(0);
   const fetching = useRef(new Set<number>());
 

@@ -8,7 +8,9 @@ import {
   type ReviewScore,
   type StageQuestion,
 } from "../../api/client";
+import { useMe } from "../../auth/session";
 import { useAsync } from "../../lib/useAsync";
+import { ReviewMatchOverrides } from "../../reports/ReviewMatchOverrides";
 import { Markdown } from "../shared/Markdown";
 import type { Room } from "../shared/useStageRoom";
 
@@ -35,7 +37,7 @@ export function nextRange(current: LineRange | null, line: number, extend: boole
   return [Math.min(anchor, line), Math.max(anchor, line)];
 }
 
-function ScoreView({ score }: { score: ReviewScore }) {
+function ScoreView({ score, overrides }: { score: ReviewScore; overrides?: React.ReactNode }) {
   const pct = (x: number) => `${Math.round(x * 100)}%`;
   return (
     <section className="card review-score" aria-labelledby="score-title" data-testid="review-score">
@@ -72,6 +74,7 @@ function ScoreView({ score }: { score: ReviewScore }) {
           </li>
         ))}
       </ul>
+      {overrides}
     </section>
   );
 }
@@ -210,9 +213,16 @@ export function ReviewWorkspace({ room, editable, side }: { room: Room; editable
     () => (done || !editable ? api.reviewScore(room.stage.id) : Promise.resolve(null)),
     [room.stage.id, done, editable],
   );
+  const me = useMe();
+  const canOverride = !editable && (me.role === "coach" || me.role === "admin");
   return (
     <div className="review-workspace">
-      {score.data && <ScoreView score={score.data} />}
+      {score.data && (
+        <ScoreView
+          score={score.data}
+          overrides={canOverride ? <ReviewMatchOverrides stageId={room.stage.id} score={score.data} onScore={score.setData} /> : undefined}
+        />
+      )}
       {questions.map((q) => (
         <DocReview key={q.id} room={room} question={q} editable={editable} side={side} />
       ))}

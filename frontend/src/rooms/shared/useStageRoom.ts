@@ -1,8 +1,12 @@
 // Loads a live room the way docs/events.md prescribes — the stage over REST, the shared
 // documents' merged state, then the socket with a resync — and keeps it current.
+// The history up to the documents' `last_seq` comes over REST without the edits (the
+// merged state already holds them) and without submission statuses (the submissions
+// list has them, results included), so opening a long-running room does not replay
+// every keystroke; the socket resyncs from `last_seq`.
 import { useCallback, useEffect, useRef, useState } from "react";
 
-import { api, type StageDetail } from "../../api/client";
+import { api, type StageDetail, type Submission } from "../../api/client";
 import { type SaveStatus, SharedDocs } from "../../ws/sharedDocs";
 import { type ConnectionState, type StageMessage, StageSocket, stageSocketUrl } from "../../ws/socket";
 
@@ -25,8 +29,11 @@ export interface Room {
   socket: StageSocket;
   docs: SharedDocs;
   connection: ConnectionState;
-  /** Logged events (with seq) other than document edits, in order. */
+  /** Logged events (with seq) other than document edits, in order. Before the socket's
+   * resync point, also without presence and submission statuses. */
   events: StageMessage[];
+  /** The stage's submissions when the room opened, newest first (with results). */
+  initialSubmissions: Submission[];
   timer: TimerState;
   presence: PresenceEntry[];
   saveStatus: SaveStatus;
@@ -38,6 +45,22 @@ export interface Room {
 }
 
 const RELOAD_ON = new Set(["follow_up", "stage.status", "stage.claimed"]);
+/** What a room's REST history leaves out (see the top of this file). */
+export const HISTORY_EXCLUDE = "doc.update,presence,submission.status";
+const HISTORY_PAGE = 5000;
+
+/** The logged events up to `lastSeq` a room shows, without edits, presence and verdicts. */
+export async function loadHistory(stageId: number, lastSeq: number): Promise<StageMessage[]> {
+  const out: StageMessage[] = [];
+  let after = 0;
+  while (after < lastSeq) {
+    const page = (await api.stageEvents(stageId, { after, limit: HISTORY_PAGE, exclude: HISTORY_EXCLUDE })) as unknown as StageMessage[];
+    for (const event of page) if ((event.seq ?? 0) <= lastSeq) out.push(event);
+    if (page.length < HISTORY_PAGE) break;
+    after = page[page.length - 1]!.seq ?? lastSeq;
+  }
+  return out;
+}
 
 export function timerFromStage(stage: StageDetail): TimerState {
   return {
@@ -71,7 +94,7 @@ export function useStageRoom(
   const [synced, setSynced] = useState(false);
   const [syncedSeq, setSyncedSeq] = useState(Number.MAX_SAFE_INTEGER);
   const [lastError, setLastError] = useState<string | null>(null);
-  const [parts, setParts] = useState<{ socket: StageSocket; docs: SharedDocs } | null>(null);
+  const [parts, setParts] = useState<{ socket: StageSocket; docs: SharedDocs; submissions: Submission[] } | null>(null);
   const reloadTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const reloadStage = useCallback(async () => {
@@ -117,9 +140,16 @@ export function useStageRoom(
       try {
         const [detail, documents] = await Promise.all([api.stage(stageId), api.stageDocuments(stageId)]);
         if (cancelled) return;
+        // Read after the documents, so both cover at least everything up to last_seq.
+        const [history, submissions] = await Promise.all([
+          loadHistory(stageId, documents.last_seq),
+          api.stageSubmissions(stageId),
+        ]);
+        if (cancelled) return;
         setStage(detail);
         setTimer(timerFromStage(detail));
-        socket = new StageSocket({ url: stageSocketUrl(stageId), after: 0 });
+        setEvents(history);
+        socket = new StageSocket({ url: stageSocketUrl(stageId), after: documents.last_seq });
         docs = new SharedDocs(socket, editable);
         docs.load(documents.documents, documents.last_seq);
         docs.onStatus(setSaveStatus);
@@ -167,7 +197,7 @@ export function useStageRoom(
           if (initialSynced && RELOAD_ON.has(message.type)) scheduleReload();
           pushEvent(message);
         });
-        setParts({ socket: s, docs: d });
+        setParts({ socket: s, docs: d, submissions });
         s.start();
       } catch (err) {
         if (!cancelled) setError(err);
@@ -205,6 +235,7 @@ export function useStageRoom(
       docs: parts.docs,
       connection,
       events,
+      initialSubmissions: parts.submissions,
       timer,
       presence,
       saveStatus,

@@ -1,0 +1,153 @@
+// A review question's design doc and its planted flaws. Each flaw's line range is set
+// against the line-numbered document, exactly as the candidate's comments will anchor.
+import { useMemo, useState } from "react";
+
+import { nextRange, REVIEW_CATEGORIES } from "../rooms/review/ReviewRoom";
+import { FieldError, ItemControls, Section } from "./fields";
+import { type FlawDraft, moveItem, SEVERITIES } from "./model";
+
+export function FlawEditor({
+  review,
+  onChange,
+  errors,
+}: {
+  review: { document: string; flaws: FlawDraft[] };
+  onChange: (r: { document: string; flaws: FlawDraft[] }) => void;
+  errors: Record<string, unknown>;
+}) {
+  const [selected, setSelected] = useState<number | null>(review.flaws.length ? 0 : null);
+  const [editingDoc, setEditingDoc] = useState(!review.document);
+  const lines = useMemo(() => review.document.replace(/\n$/, "").split("\n"), [review.document]);
+  const flaws = review.flaws;
+  const setFlaws = (next: FlawDraft[]) => onChange({ ...review, flaws: next });
+  const update = (i: number, patch: Partial<FlawDraft>) => setFlaws(flaws.map((f, j) => (j === i ? { ...f, ...patch } : f)));
+
+  const flawsAt = (n: number) => flaws.map((f, i) => (n >= f.lines[0] && n <= f.lines[1] ? i : -1)).filter((i) => i >= 0);
+
+  return (
+    <div className="flaw-editor">
+      <Section
+        title="Design document"
+        id="doc-title"
+        actions={
+          <button type="button" className="secondary small" onClick={() => setEditingDoc((e) => !e)}>
+            {editingDoc ? "Show with line numbers" : "Edit text"}
+          </button>
+        }
+      >
+        {editingDoc ? (
+          <label>
+            <span className="sr-only">Document (markdown)</span>
+            <textarea className="mono" rows={24} value={review.document} onChange={(e) => onChange({ ...review, document: e.target.value })} />
+          </label>
+        ) : (
+          <>
+            <p className="small muted">
+              {selected !== null
+                ? `Click a line number to set flaw ${selected + 1}'s range; shift-click to extend it.`
+                : "Select a flaw to set its lines."}
+            </p>
+            <ol className="doc-lines flaw-doc" data-testid="flaw-doc">
+              {lines.map((line, i) => {
+                const n = i + 1;
+                const on = flawsAt(n);
+                const mine = selected !== null && on.includes(selected);
+                return (
+                  <li key={n} className={`${on.length ? "commented" : ""} ${mine ? "selected" : ""}`}>
+                    <button
+                      type="button"
+                      className="ln"
+                      aria-label={`Line ${n}`}
+                      disabled={selected === null}
+                      onClick={(e) => {
+                        if (selected === null) return;
+                        const current = flaws[selected]!.lines;
+                        update(selected, { lines: nextRange(e.shiftKey ? current : null, n, e.shiftKey) });
+                      }}
+                    >
+                      {n}
+                    </button>
+                    <span className="line-text">{line || " "}</span>
+                    {on.length > 0 && <span className="flaw-tags">{on.map((f) => `#${f + 1}`).join(" ")}</span>}
+                  </li>
+                );
+              })}
+            </ol>
+          </>
+        )}
+        <FieldError errors={errors} path="review.document" />
+      </Section>
+      <Section
+        title={`Planted flaws (${flaws.length})`}
+        id="flaws-title"
+        actions={
+          <button
+            type="button"
+            className="secondary small"
+            onClick={() => {
+              setFlaws([...flaws, { category: "spof", lines: [1, 1], severity: "medium", explanation: "" }]);
+              setSelected(flaws.length);
+              setEditingDoc(false);
+            }}
+          >
+            Add flaw
+          </button>
+        }
+      >
+        <p className="small muted">The key: never shown to the candidate before the stage ends.</p>
+        <ol className="flaw-list">
+          {flaws.map((f, i) => {
+            const path = `review.flaws[${i}]`;
+            return (
+              <li key={i} className={`card flaw-item ${selected === i ? "selected" : ""}`} onFocusCapture={() => setSelected(i)} onClick={() => setSelected(i)}>
+                <div className="section-head">
+                  <h3>
+                    Flaw {i + 1} · lines {f.lines[0]}–{f.lines[1]}
+                  </h3>
+                  <ItemControls index={i} count={flaws.length} label={`flaw ${i + 1}`} onMove={(to) => setFlaws(moveItem(flaws, i, to))} onRemove={() => { setFlaws(flaws.filter((_, j) => j !== i)); setSelected(null); }} />
+                </div>
+                <div className="form-grid four">
+                  <label>
+                    Category
+                    <select value={f.category} onChange={(e) => update(i, { category: e.target.value })}>
+                      {REVIEW_CATEGORIES.map((c) => (
+                        <option key={c.value} value={c.value}>
+                          {c.label}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  <label>
+                    First line
+                    <input type="number" min={1} max={lines.length} value={f.lines[0]} onChange={(e) => update(i, { lines: [Number(e.target.value), f.lines[1]] })} />
+                  </label>
+                  <label>
+                    Last line
+                    <input type="number" min={1} max={lines.length} value={f.lines[1]} onChange={(e) => update(i, { lines: [f.lines[0], Number(e.target.value)] })} />
+                  </label>
+                  <label>
+                    Severity
+                    <select value={f.severity} onChange={(e) => update(i, { severity: e.target.value })}>
+                      {SEVERITIES.map((s) => (
+                        <option key={s} value={s}>
+                          {s}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                </div>
+                <FieldError errors={errors} path={`${path}.lines`} />
+                <FieldError errors={errors} path={`${path}.category`} />
+                <label>
+                  Explanation (shown after the stage ends)
+                  <textarea rows={2} value={f.explanation} onChange={(e) => update(i, { explanation: e.target.value })} />
+                  <FieldError errors={errors} path={`${path}.explanation`} />
+                </label>
+              </li>
+            );
+          })}
+        </ol>
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+// The follow-up chain: what the interviewer adds as the round goes on, when it fires
+// (pushed by the coach, when a part passes, after N minutes), which part it unlocks, and
+// the coach's notes on what a strong answer looks like.
+import { FieldError, ItemControls, Section } from "./fields";
+import { type FollowUpDraft, moveItem, TRIGGER_LABEL, TRIGGERS } from "./model";
+
+export function FollowUpEditor({
+  followUps,
+  parts,
+  onChange,
+  errors,
+}: {
+  followUps: FollowUpDraft[];
+  parts: number;
+  onChange: (list: FollowUpDraft[]) => void;
+  errors: Record<string, unknown>;
+}) {
+  const update = (i: number, patch: Partial<FollowUpDraft>) => onChange(followUps.map((f, j) => (j === i ? { ...f, ...patch } : f)));
+  return (
+    <Section
+      title="Follow-up chain"
+      id="follow-ups-title"
+      actions={
+        <button type="button" className="secondary small" onClick={() => onChange([...followUps, { prompt: "", trigger: "manual" }])}>
+          Add follow-up
+        </button>
+      }
+    >
+      <p className="small muted">
+        In order. Coach notes are shown only to coaches and admins. In solo practice the platform fires
+        <em> when a part passes</em> and <em>after N minutes</em> follow-ups itself.
+      </p>
+      {followUps.length === 0 && <p className="muted">No follow-ups.</p>}
+      <ol className="chain" data-testid="follow-up-chain">
+        {followUps.map((f, i) => {
+          const path = `follow_ups[${i}]`;
+          return (
+            <li key={i} className="chain-item card">
+              <div className="section-head">
+                <h3>Follow-up {i + 1}</h3>
+                <ItemControls index={i} count={followUps.length} label={`follow-up ${i + 1}`} onMove={(to) => onChange(moveItem(followUps, i, to))} onRemove={() => onChange(followUps.filter((_, j) => j !== i))} />
+              </div>
+              <label>
+                Prompt (markdown, shown to the candidate)
+                <textarea rows={3} value={f.prompt} onChange={(e) => update(i, { prompt: e.target.value })} />
+                <FieldError errors={errors} path={`${path}.prompt`} />
+              </label>
+              <div className="form-grid three">
+                <label>
+                  Trigger
+                  <select value={f.trigger} onChange={(e) => update(i, { trigger: e.target.value })}>
+                    {TRIGGERS.map((t) => (
+                      <option key={t} value={t}>
+                        {TRIGGER_LABEL[t]}
+                      </option>
+                    ))}
+                  </select>
+                  <FieldError errors={errors} path={`${path}.trigger`} />
+                </label>
+                {f.trigger === "after_minutes" && (
+                  <label>
+                    After minutes
+                    <input type="number" min={1} max={600} value={f.after_minutes ?? ""} onChange={(e) => update(i, { after_minutes: e.target.value ? Number(e.target.value) : undefined })} />
+                    <FieldError errors={errors} path={`${path}.after_minutes`} />
+                  </label>
+                )}
+                <label>
+                  Unlocks part
+                  <select value={f.unlocks_part ?? ""} onChange={(e) => update(i, { unlocks_part: e.target.value ? Number(e.target.value) : undefined })}>
+                    <option value="">none</option>
+                    {Array.from({ length: parts }, (_, n) => n + 1).map((n) => (
+                      <option key={n} value={n}>
+                        part {n}
+                      </option>
+                    ))}
+                  </select>
+                  <FieldError errors={errors} path={`${path}.unlocks_part`} />
+                </label>
+              </div>
+              <label>
+                Coach notes (never shown to the candidate)
+                <textarea className="coach-notes-input" rows={2} value={f.coach_notes ?? ""} onChange={(e) => update(i, { coach_notes: e.target.value })} />
+              </label>
+            </li>
+          );
+        })}
+      </ol>
+      <FieldError errors={errors} path="follow_ups" />
+    </Section>
+  );
+}

@@ -1,0 +1,231 @@
+// The question dict the admin pages edit: the bank-file shape (DESIGN.md "Question bank
+// file format"), as `GET /api/v1/questions/{id}/` returns it and PUT takes it back.
+import type { BankFile, BankLoop, BankRubric, QuestionAdmin } from "../api/client";
+
+export type QuestionKind = "coding" | "design" | "review" | "discussion";
+export const QUESTION_KINDS: QuestionKind[] = ["coding", "design", "review", "discussion"];
+export const LANGUAGES = ["python", "javascript", "cpp"] as const;
+export const LANGUAGE_LABEL: Record<string, string> = { python: "Python 3", javascript: "JavaScript", cpp: "C++17" };
+export const TRIGGERS = ["manual", "on_part_passed", "after_minutes"] as const;
+export const TRIGGER_LABEL: Record<string, string> = {
+  manual: "Manual (coach pushes it)",
+  on_part_passed: "When the previous part's hidden tests pass",
+  after_minutes: "After N minutes",
+};
+export const SEVERITIES = ["low", "medium", "high"] as const;
+export const CHECKERS = ["exact", "tokens", "unordered-lines", "float:1e-6"];
+
+export interface TestCase {
+  input: string;
+  output: string;
+}
+export interface PartDraft {
+  title: string;
+  prompt: string;
+  samples: TestCase[];
+  hidden: TestCase[];
+}
+export interface CodingDraft {
+  languages: string[];
+  io: "stdio" | "function";
+  entrypoint?: string;
+  time_limit_ms: number;
+  memory_limit_mb: number;
+  output_limit_mb?: number;
+  checker: string;
+  starter: Record<string, string>;
+  reference: Record<string, string>;
+  parts: PartDraft[];
+}
+export interface FollowUpDraft {
+  prompt: string;
+  unlocks_part?: number;
+  trigger: string;
+  after_minutes?: number;
+  coach_notes?: string;
+}
+export interface FlawDraft {
+  category: string;
+  lines: [number, number];
+  severity: string;
+  explanation: string;
+}
+export interface QuestionDraft {
+  slug: string;
+  kind: QuestionKind;
+  status?: string;
+  title: string;
+  difficulty: string;
+  tags: string[];
+  prompt: string;
+  coding?: CodingDraft;
+  follow_ups?: FollowUpDraft[];
+  review?: { document: string; flaws: FlawDraft[] };
+  rubric?: string;
+}
+
+export interface Verification {
+  state?: "running" | "passed" | "failed" | "unavailable";
+  done?: number;
+  total?: number;
+  failures?: string[];
+  checked_at?: string;
+}
+
+const READ_ONLY = new Set(["id", "version", "verified_at", "verification"]);
+
+/** The editable dict of an admin question (identity and state left out). */
+export function draftOf(question: QuestionAdmin): QuestionDraft {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(question)) if (!READ_ONLY.has(key)) out[key] = value;
+  if (out.status === "published") delete out.status;
+  return structuredClone(out) as unknown as QuestionDraft;
+}
+
+export function verificationOf(question: QuestionAdmin | undefined): Verification {
+  const value = question?.verification;
+  return value && typeof value === "object" ? (value as Verification) : {};
+}
+
+export function emptyPart(n: number): PartDraft {
+  return { title: `Part ${n}`, prompt: "", samples: [{ input: "", output: "" }], hidden: [{ input: "", output: "" }] };
+}
+
+export function newQuestion(kind: QuestionKind): QuestionDraft {
+  const base: QuestionDraft = {
+    slug: "",
+    kind,
+    status: "draft",
+    title: "",
+    difficulty: "medium",
+    tags: [],
+    prompt: "",
+  };
+  if (kind === "coding") {
+    base.coding = {
+      languages: ["python"],
+      io: "stdio",
+      time_limit_ms: 2000,
+      memory_limit_mb: 256,
+      checker: "exact",
+      starter: { python: "import sys\n\n\ndef main() -> None:\n    data = sys.stdin.read().split()\n\n\nmain()\n" },
+      reference: { python: "" },
+      parts: [emptyPart(1)],
+    };
+  }
+  if (kind === "review") base.review = { document: "", flaws: [] };
+  return base;
+}
+
+/** The body to PUT/POST: the draft, with empty optional blocks left out. */
+export function bodyOf(draft: QuestionDraft): QuestionDraft {
+  const body = structuredClone(draft);
+  if (body.follow_ups && body.follow_ups.length === 0) delete body.follow_ups;
+  if (!body.rubric) delete body.rubric;
+  if (body.coding) {
+    if (body.coding.io !== "function") delete body.coding.entrypoint;
+    for (const key of ["starter", "reference"] as const) {
+      const sources = body.coding[key];
+      for (const language of Object.keys(sources)) {
+        if (!body.coding.languages.includes(language) || !sources[language]) delete sources[language];
+      }
+    }
+  }
+  for (const f of body.follow_ups ?? []) {
+    if (f.trigger !== "after_minutes") delete f.after_minutes;
+    if (!f.unlocks_part) delete f.unlocks_part;
+    if (!f.coach_notes) delete f.coach_notes;
+  }
+  return body;
+}
+
+/** `python: parts[0].hidden[3] wrong_answer (detail)` → its pieces, for the failure table. */
+export interface VerificationFailure {
+  language: string;
+  part: number | null;
+  test: number | null;
+  verdict: string;
+  detail: string;
+  text: string;
+}
+
+export function parseFailure(text: string): VerificationFailure {
+  const match = /^(\w+): parts\[(\d+)\]\.hidden\[(\d+)\] (\w+)(?: \((.*)\))?$/s.exec(text);
+  if (match) {
+    return {
+      language: match[1]!,
+      part: Number(match[2]) + 1,
+      test: Number(match[3]) + 1,
+      verdict: match[4]!,
+      detail: match[5] ?? "",
+      text,
+    };
+  }
+  const [language, ...rest] = text.split(":");
+  const known = rest.length > 0 && /^\w+$/.test(language ?? "");
+  return {
+    language: known ? language! : "",
+    part: null,
+    test: null,
+    verdict: known ? (/^\w+/.exec(rest.join(":").trim())?.[0] ?? "") : "",
+    detail: known ? rest.join(":").trim() : text,
+    text,
+  };
+}
+
+/** Messages of a 400 for one field path (`coding.parts[0].title`), and those under it. */
+export function errorsAt(errors: Record<string, unknown>, path: string, nested = false): string[] {
+  const out: string[] = [];
+  for (const [key, messages] of Object.entries(errors)) {
+    if (key === path || (nested && (key.startsWith(`${path}.`) || key.startsWith(`${path}[`)))) {
+      out.push(...([] as unknown[]).concat(messages).map(String));
+    }
+  }
+  return out;
+}
+
+/** A bank file holding just one rubric / one loop template (what the editors import). */
+export function rubricBank(rubric: BankRubric): BankFile {
+  const clean: BankRubric = { slug: rubric.slug, dimensions: rubric.dimensions.map((d) => ({ ...d, weight: Number(d.weight) })) };
+  if (rubric.title) clean.title = rubric.title;
+  return { rubrics: [clean] };
+}
+
+export function loopBank(loop: BankLoop): BankFile {
+  const clean: BankLoop = {
+    slug: loop.slug,
+    title: loop.title,
+    stages: loop.stages.map((s) => {
+      const stage = { kind: s.kind, title: s.title, minutes: Number(s.minutes), questions: [...s.questions] } as BankLoop["stages"][number];
+      if (s.rubric) stage.rubric = s.rubric;
+      return stage;
+    }),
+  };
+  if (loop.description) clean.description = loop.description;
+  if (loop.status && loop.status !== "published") clean.status = loop.status;
+  return { loops: [clean] };
+}
+
+/** Move item `from` to index `to` (drag to order). */
+export function moveItem<T>(list: T[], from: number, to: number): T[] {
+  if (from === to || from < 0 || from >= list.length) return list;
+  const next = [...list];
+  const [item] = next.splice(from, 1);
+  next.splice(Math.max(0, Math.min(to, next.length)), 0, item!);
+  return next;
+}
+
+/** Which question kind a stage kind needs (null: any), as the bank validates it. */
+export function questionKindFor(stageKind: string): QuestionKind | null {
+  if (stageKind === "challenge" || stageKind === "coding") return "coding";
+  if (stageKind === "design") return "design";
+  if (stageKind === "review") return "review";
+  return null;
+}
+
+/** "1,234 lines · 56.7 KB" for big test data. */
+export function sizeLabel(text: string): string {
+  const lines = text.split("\n").length;
+  const kb = new Blob([text]).size / 1024;
+  return `${lines.toLocaleString()} lines · ${kb >= 1024 ? `${(kb / 1024).toFixed(1)} MB` : `${kb.toFixed(1)} KB`}`;
+}

@@ -1,0 +1,426 @@
+// A finished (or running) stage played back from its event log: the code as it was typed,
+// follow-ups, chat, verdicts, notes and whiteboard, with a scrubber and 0.5×–8× speed.
+// The coach and admins see every event (private notes and integrity signals too); the
+// candidate's log comes without them (the server leaves them out).
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { Link, useParams } from "react-router";
+import type * as Y from "yjs";
+
+import { api, type ReviewComment, type StageDetail, type StageQuestion } from "../api/client";
+import { useMe } from "../auth/session";
+import { describeSignal } from "../coach/CoachRoom";
+import { formatTime, STAGE_KIND_LABEL, verdictLabel } from "../lib/format";
+import { Problem } from "../pages/Problem";
+import { CodeEditor } from "../rooms/coding/CodeEditor";
+import { NOTE_SECTIONS } from "../rooms/design/DesignRoom";
+import { REVIEW_CATEGORIES } from "../rooms/review/ReviewRoom";
+import { useYMapValue } from "../rooms/shared/hooks";
+import { Markdown } from "../rooms/shared/Markdown";
+import type { StageMessage } from "../ws/socket";
+import { buildTimeline, countAt, formatOffset, inFeed, ReplayDocs, type Timeline, type TimelineEvent } from "./engine";
+
+const Whiteboard = lazy(() => import("../rooms/design/Whiteboard"));
+export const SPEEDS = [0.5, 1, 2, 4, 8];
+const PAGE = 5000;
+const CATEGORY_LABEL = Object.fromEntries(REVIEW_CATEGORIES.map((c) => [c.value, c.label]));
+
+/** Every event of the stage the viewer may see, paged. */
+export async function loadAllEvents(stageId: number): Promise<StageMessage[]> {
+  const all: StageMessage[] = [];
+  let after = 0;
+  for (;;) {
+    const page = (await api.stageEvents(stageId, { after, limit: PAGE })) as unknown as StageMessage[];
+    all.push(...page);
+    if (page.length < PAGE) return all;
+    after = page[page.length - 1]!.seq ?? after;
+  }
+}
+
+export function describeEvent(e: StageMessage): string {
+  switch (e.type) {
+    case "stage.status":
+      return `Stage ${String(e.status)}${e.reason ? ` (${String(e.reason)})` : ""}`;
+    case "stage.claimed":
+      return `Coach ${String(e.coach)} joined`;
+    case "timer":
+      return `Clock ${String(e.reason)}`;
+    case "follow_up":
+      return `Follow-up${e.unlocks_part ? ` · part ${String(e.unlocks_part)} unlocked` : ""}: ${String(e.text ?? "")}`;
+    case "chat":
+      return `${e.actor ? String(e.actor) : "Mockloop"}: ${String(e.text ?? "")}`;
+    case "submission.status":
+      return `${e.mode === "run" ? "Run" : "Submit"} part ${String(e.part)} → ${verdictLabel(String(e.verdict || e.status))}${Number(e.total) ? ` (${String(e.passed)}/${String(e.total)})` : ""}`;
+    case "answer.saved":
+      return "Answer saved";
+    case "review_comment":
+      return `Comment on lines ${(e.lines as number[] | undefined)?.join("–") ?? ""} · ${CATEGORY_LABEL[String(e.category)] ?? String(e.category)}`;
+    case "note":
+      return `Coach note: ${String(e.text ?? "")}`;
+    case "integrity":
+      return describeSignal(e);
+    case "scorecard.saved":
+      return `Scorecard saved (${String(e.recommendation)})`;
+    case "review_match.set":
+      return `Coach ruled comment ${String(e.comment)} ${e.flaw ? `matches flaw ${String(e.flaw)}` : "matches no flaw"}`;
+    case "review_match.cleared":
+      return `Coach cleared the ruling on comment ${String(e.comment)}`;
+    default:
+      return e.type;
+  }
+}
+
+function CodeReplay({ docs, generation, question }: { docs: ReplayDocs; generation: number; question: StageQuestion }) {
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const doc = useMemo(() => docs.get(`code:${question.id}`), [docs, generation, question.id]);
+  const meta = useMemo(() => doc.getMap("meta") as Y.Map<unknown>, [doc]);
+  const language = useYMapValue<string>(meta, "language") ?? ((question.languages as string[] | undefined)?.[0] ?? "python");
+  const text = doc.getText("code");
+  const [chars, setChars] = useState(text.length);
+  useEffect(() => {
+    setChars(text.length);
+    const update = () => setChars(text.length);
+    text.observe(update);
+    return () => text.unobserve(update);
+  }, [text]);
+  return (
+    <div className="replay-code">
+      <div className="toolbar small muted">
+        <span>{language}</span>
+        <span className="spacer" />
+        <span data-testid="replay-chars">{chars} characters</span>
+      </div>
+      <CodeEditor key={generation} doc={doc} language={language} readOnly label={`Replay of the code for ${question.title}`} />
+    </div>
+  );
+}
+
+function NoteReplay({ map, sectionKey, label }: { map: Y.Map<unknown>; sectionKey: string; label: string }) {
+  const value = useYMapValue<string>(map, sectionKey) ?? "";
+  return (
+    <div className="note-field">
+      <h4>{label}</h4>
+      {value ? <p className="prose-pre">{value}</p> : <p className="muted small">—</p>}
+    </div>
+  );
+}
+
+function DesignReplay({ docs, generation, question }: { docs: ReplayDocs; generation: number; question: StageQuestion }) {
+  const [tab, setTab] = useState<"notes" | "board">("notes");
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const notes = useMemo(() => docs.get(`notes:${question.id}`).getMap("notes") as Y.Map<unknown>, [docs, generation, question.id]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const scene = useMemo(() => docs.get(`scene:${question.id}`).getMap("scene") as Y.Map<unknown>, [docs, generation, question.id]);
+  return (
+    <div className="work-pane">
+      <div className="tabs" role="tablist" aria-label="Design views">
+        <button type="button" role="tab" aria-selected={tab === "notes"} className={`tab ${tab === "notes" ? "active" : ""}`} onClick={() => setTab("notes")}>
+          Structured notes
+        </button>
+        <button type="button" role="tab" aria-selected={tab === "board"} className={`tab ${tab === "board" ? "active" : ""}`} onClick={() => setTab("board")}>
+          Whiteboard
+        </button>
+      </div>
+      {tab === "notes" ? (
+        <div className="notes">
+          {NOTE_SECTIONS.map((s) => (
+            <NoteReplay key={`${generation}-${s.key}`} map={notes} sectionKey={s.key} label={s.label} />
+          ))}
+        </div>
+      ) : (
+        <div className="board">
+          <Suspense fallback={<p className="muted">Loading the whiteboard…</p>}>
+            <Whiteboard key={generation} scene={scene} editable={false} />
+          </Suspense>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ReviewReplay({ question, shown, comments }: { question: StageQuestion; shown: Set<number>; comments: ReviewComment[] }) {
+  const lines = (question.document ?? "").split("\n");
+  const visible = comments.filter((c) => shown.has(c.id) && c.question === question.id);
+  const commented = new Set<number>();
+  for (const c of visible) for (let l = c.lines[0]!; l <= c.lines[1]!; l += 1) commented.add(l);
+  return (
+    <div className="review-room">
+      <section className="doc-pane" aria-label="Design document">
+        <ol className="doc-lines">
+          {lines.map((line, i) => (
+            <li key={i} className={commented.has(i + 1) ? "commented" : ""}>
+              <span className="ln">{i + 1}</span>
+              <span className="line-text">{line || " "}</span>
+            </li>
+          ))}
+        </ol>
+      </section>
+      <aside className="side-pane">
+        <section className="card">
+          <h3>Comments so far ({visible.length})</h3>
+          <ul className="comment-list">
+            {visible.map((c) => (
+              <li key={c.id}>
+                <strong>
+                  Lines {c.lines[0]}–{c.lines[1]}
+                </strong>{" "}
+                <span className="chip">{CATEGORY_LABEL[c.category] ?? c.category}</span>
+                <p>{c.text}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </aside>
+    </div>
+  );
+}
+
+function Workspace({ stage, docs, generation, upTo, comments }: { stage: StageDetail; docs: ReplayDocs; generation: number; upTo: TimelineEvent[]; comments: ReviewComment[] }) {
+  const [questionId, setQuestionId] = useState<number | undefined>(stage.questions[0]?.id);
+  const question = stage.questions.find((q) => q.id === questionId) ?? stage.questions[0];
+  if (!question) return <p className="muted">This stage has no questions to replay.</p>;
+  const kind = stage.kind;
+  const shownComments = new Set(upTo.filter((e) => e.type === "review_comment").map((e) => Number(e.event.id)));
+  return (
+    <div className="replay-workspace">
+      {stage.questions.length > 1 && (
+        <div className="tabs" role="tablist" aria-label="Questions">
+          {stage.questions.map((q, i) => (
+            <button key={q.id} type="button" role="tab" aria-selected={q.id === question.id} className={`tab ${q.id === question.id ? "active" : ""}`} onClick={() => setQuestionId(q.id)}>
+              Q{i + 1}. {q.title}
+            </button>
+          ))}
+        </div>
+      )}
+      {(kind === "coding" || kind === "challenge") && question.kind === "coding" ? (
+        <CodeReplay docs={docs} generation={generation} question={question} />
+      ) : kind === "design" ? (
+        <DesignReplay docs={docs} generation={generation} question={question} />
+      ) : kind === "review" ? (
+        <ReviewReplay question={question} shown={shownComments} comments={comments} />
+      ) : (
+        <div className="discussion-room">
+          <article className="card">
+            <h2>{question.title}</h2>
+            <Markdown source={question.prompt ?? ""} className="small" />
+            <h3>Final answer</h3>
+            <p className="small muted">Answers are replayed as finally saved; the feed shows when each save happened.</p>
+            <pre className="prose-pre">{stage.answers.find((a) => a.question === question.id)?.text || "No answer."}</pre>
+          </article>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Scrubber({ timeline, t, onSeek }: { timeline: Timeline; t: number; onSeek: (t: number) => void }) {
+  const duration = Math.max(1, timeline.duration);
+  const marks = timeline.events.filter((e) => e.type === "follow_up" || (e.type === "submission.status" && (e.event.status === "done" || e.event.status === "error")) || e.type === "note");
+  return (
+    <div className="scrubber">
+      <input
+        type="range"
+        min={0}
+        max={duration}
+        step={50}
+        value={Math.min(t, duration)}
+        onChange={(e) => onSeek(Number(e.target.value))}
+        aria-label="Replay position"
+        aria-valuetext={`${formatOffset(t)} of ${formatOffset(timeline.duration)}`}
+        data-testid="replay-scrubber"
+      />
+      <div className="marks" aria-hidden="true">
+        {marks.map((m) => (
+          <span
+            key={m.seq}
+            className={`mark mark-${m.type.replace(".", "-")} ${m.event.verdict === "accepted" ? "ok" : ""}`}
+            style={{ left: `${(m.t / duration) * 100}%` }}
+            title={describeEvent(m.event)}
+          />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+export function ReplayPage() {
+  const { stageId } = useParams();
+  const id = Number(stageId);
+  const me = useMe();
+  const [stage, setStage] = useState<StageDetail | null>(null);
+  const [events, setEvents] = useState<StageMessage[] | null>(null);
+  const [comments, setComments] = useState<ReviewComment[]>([]);
+  const [error, setError] = useState<unknown>(undefined);
+  const [t, setT] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState(1);
+  const feedRef = useRef<HTMLOListElement>(null);
+
+  useEffect(() => {
+    let stale = false;
+    setStage(null);
+    setEvents(null);
+    Promise.all([api.stage(id), loadAllEvents(id)]).then(
+      ([detail, log]) => {
+        if (stale) return;
+        setStage(detail);
+        setEvents(log);
+        if (detail.kind === "review") api.reviewComments(id).then((c) => !stale && setComments(c), () => undefined);
+      },
+      (err) => !stale && setError(err),
+    );
+    return () => {
+      stale = true;
+    };
+  }, [id]);
+
+  const timeline = useMemo(() => buildTimeline(events ?? []), [events]);
+  const docs = useMemo(() => new ReplayDocs(timeline), [timeline]);
+  useEffect(() => () => docs.destroy(), [docs]);
+  const count = countAt(timeline, t);
+  const [generation, setGeneration] = useState(0);
+  useLayoutEffect(() => {
+    docs.seek(count);
+    setGeneration(docs.generation);
+  }, [docs, count]);
+
+  // Playback: advance the replay clock by real time × speed.
+  useEffect(() => {
+    if (!playing) return;
+    let last = performance.now();
+    let frame = requestAnimationFrame(function tick(now) {
+      const dt = now - last;
+      last = now;
+      setT((current) => {
+        const next = Math.min(timeline.duration, current + dt * speed);
+        if (next >= timeline.duration) setPlaying(false);
+        return next;
+      });
+      frame = requestAnimationFrame(tick);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [playing, speed, timeline.duration]);
+
+  const upTo = timeline.events.slice(0, count);
+  const feed = upTo.filter((e) => inFeed(e.event));
+  useEffect(() => {
+    feedRef.current?.scrollTo({ top: feedRef.current.scrollHeight });
+  }, [feed.length]);
+
+  const seek = useCallback((value: number) => setT(Math.max(0, Math.min(value, timeline.duration))), [timeline.duration]);
+  const stepTo = (direction: 1 | -1) => {
+    const points = timeline.events.filter((e) => inFeed(e.event));
+    const next = direction > 0 ? points.find((e) => e.t > t) : [...points].reverse().find((e) => e.t < t);
+    if (next) seek(next.t);
+    else seek(direction > 0 ? timeline.duration : 0);
+  };
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) && (target as HTMLInputElement).type !== "range") return;
+      if (event.key === " " && !(target && target.closest(".cm-editor"))) {
+        event.preventDefault();
+        setPlaying((p) => !p);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  if (error !== undefined) return <Problem error={error} />;
+  if (!stage || !events) return <main id="main" className="room"><p className="muted">Loading the replay…</p></main>;
+
+  const current = upTo[upTo.length - 1];
+  const privateView = me.role !== "candidate";
+  const atEnd = t >= timeline.duration;
+
+  return (
+    <main id="main" className="room replay" data-testid="replay">
+      <div className="room-header">
+        <div className="room-title">
+          <p className="crumbs">
+            <Link to={`/loops/${stage.loop}`}>Loop</Link> / <Link to={me.role === "candidate" ? `/stages/${stage.id}` : `/coach/stages/${stage.id}`}>{stage.title}</Link> / Replay
+          </p>
+          <h1>
+            Replay · {stage.title} <span className="muted small">{STAGE_KIND_LABEL[stage.kind]}</span>
+          </h1>
+        </div>
+        <div className="room-status">
+          <span className={`badge status-${stage.status}`}>{stage.status}</span>
+          <span className="small muted">{privateView ? "Coach view: private notes and integrity signals included" : "Your view of the round"}</span>
+          {stage.status === "done" && (
+            <Link className="button secondary small" to={`/loops/${stage.loop}/report`}>
+              Loop report
+            </Link>
+          )}
+        </div>
+      </div>
+      <div className="replay-controls" role="group" aria-label="Playback">
+        <button type="button" className="secondary small" onClick={() => seek(0)} aria-label="Go to the start">
+          « Start
+        </button>
+        <button type="button" className="secondary small" onClick={() => stepTo(-1)} aria-label="Previous event">
+          ◀
+        </button>
+        <button
+          type="button"
+          className="primary small play"
+          onClick={() => {
+            if (atEnd) seek(0);
+            setPlaying((p) => !p);
+          }}
+          data-testid="replay-play"
+        >
+          {playing ? "❚❚ Pause" : "▶ Play"}
+        </button>
+        <button type="button" className="secondary small" onClick={() => stepTo(1)} aria-label="Next event">
+          ▶
+        </button>
+        <button type="button" className="secondary small" onClick={() => { seek(timeline.duration); setPlaying(false); }} aria-label="Go to the end">
+          End »
+        </button>
+        <label className="inline small">
+          Speed
+          <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))} aria-label="Playback speed">
+            {SPEEDS.map((s) => (
+              <option key={s} value={s}>
+                {s}×
+              </option>
+            ))}
+          </select>
+        </label>
+        <Scrubber timeline={timeline} t={t} onSeek={seek} />
+        <span className="replay-clock mono" data-testid="replay-clock">
+          {formatOffset(t)} / {formatOffset(timeline.duration)}
+        </span>
+        <span className="small muted">{current ? formatTime(new Date(current.at).toISOString()) : ""}</span>
+      </div>
+      {events.length === 0 ? (
+        <p className="notice">Nothing was recorded for this stage yet.</p>
+      ) : (
+        <div className="room-body with-side">
+          <div className="room-main">
+            <Workspace stage={stage} docs={docs} generation={generation} upTo={upTo} comments={comments} />
+          </div>
+          <aside className="room-side panel replay-feed" aria-label="What happened">
+            <h2>
+              What happened <span className="muted small">({feed.length} of {timeline.events.filter((e) => inFeed(e.event)).length})</span>
+            </h2>
+            <ol ref={feedRef} className="feed" data-testid="replay-feed">
+              {feed.map((e) => (
+                <li key={e.seq} className={`feed-item feed-${e.type.replace(/\./g, "-")} ${e.event.private ? "private" : ""}`}>
+                  <button type="button" className="link-button" onClick={() => seek(e.t)}>
+                    <span className="mono small muted">{formatOffset(e.t)}</span> {describeEvent(e.event)}
+                  </button>
+                </li>
+              ))}
+              {feed.length === 0 && <li className="muted small">Press play, or drag the scrubber.</li>}
+            </ol>
+          </aside>
+        </div>
+      )}
+    </main>
+  );
+}
+
+export default ReplayPage;

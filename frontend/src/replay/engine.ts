@@ -1,0 +1,170 @@
+// Replay of a stage from its event log: a timeline (idle gaps shortened so a 60-minute
+// round with long pauses still plays in reasonable time) and the shared documents rebuilt
+// by applying the `doc.update` Yjs updates in order to fresh Y.Docs up to a position.
+import * as Y from "yjs";
+
+import type { StageMessage } from "../ws/socket";
+import { fromBase64 } from "../ws/sharedDocs";
+
+/** Gaps between events longer than this play as this long. */
+export const IDLE_CAP_MS = 4000;
+/** Document states are snapshotted every this many updates, so seeking back is cheap. */
+const CHECKPOINT_EVERY = 400;
+
+export interface TimelineEvent {
+  index: number;
+  seq: number;
+  type: string;
+  /** Replay time (ms from the first event, idle gaps capped). */
+  t: number;
+  /** Wall-clock time of the event. */
+  at: number;
+  event: StageMessage;
+}
+
+export interface Timeline {
+  events: TimelineEvent[];
+  duration: number;
+}
+
+export function buildTimeline(events: StageMessage[], idleCapMs = IDLE_CAP_MS): Timeline {
+  const sorted = [...events].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+  const out: TimelineEvent[] = [];
+  let t = 0;
+  let previous: number | null = null;
+  sorted.forEach((event, index) => {
+    const parsed = Date.parse(String(event.at ?? ""));
+    const at = Number.isFinite(parsed) ? parsed : (previous ?? 0);
+    if (previous !== null) t += Math.max(0, Math.min(at - previous, idleCapMs));
+    previous = at;
+    out.push({ index, seq: event.seq ?? 0, type: event.type, t, at, event });
+  });
+  return { events: out, duration: t };
+}
+
+/** How many events have happened at replay time `t` (events at exactly `t` included). */
+export function countAt(timeline: Timeline, t: number): number {
+  const events = timeline.events;
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid]!.t <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The stage's documents at a position of the timeline. `seek(n)` makes the documents
+ * hold exactly the updates of the first `n` events: forward by applying the next updates,
+ * backward by rebuilding fresh docs from the nearest checkpoint. `generation` changes on a
+ * rebuild (views bound to the old Y.Docs must re-bind).
+ */
+export class ReplayDocs {
+  docs = new Map<string, Y.Doc>();
+  generation = 0;
+  private applied = 0;
+  private readonly updates: { index: number; doc: string; update: Uint8Array }[] = [];
+  private readonly checkpoints: { applied: number; states: Map<string, Uint8Array> }[] = [];
+
+  constructor(timeline: Timeline) {
+    for (const e of timeline.events) {
+      if (e.type !== "doc.update") continue;
+      const doc = String(e.event.doc ?? "");
+      const update = String(e.event.update ?? "");
+      if (!doc || !update) continue;
+      try {
+        this.updates.push({ index: e.index, doc, update: fromBase64(update) });
+      } catch {
+        /* a malformed update is skipped, as the server would have refused it */
+      }
+    }
+  }
+
+  get(name: string): Y.Doc {
+    let doc = this.docs.get(name);
+    if (!doc) {
+      doc = new Y.Doc();
+      this.docs.set(name, doc);
+    }
+    return doc;
+  }
+
+  /** Updates (doc.update events) among the first `events` events. */
+  private updatesBefore(events: number): number {
+    let lo = 0;
+    let hi = this.updates.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.updates[mid]!.index < events) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  seek(events: number): void {
+    const target = this.updatesBefore(events);
+    if (target < this.applied) this.rebuild(target);
+    while (this.applied < target) {
+      const { doc, update } = this.updates[this.applied]!;
+      Y.applyUpdate(this.get(doc), update);
+      this.applied += 1;
+      if (this.applied % CHECKPOINT_EVERY === 0 && !this.checkpoints.some((c) => c.applied === this.applied)) {
+        const states = new Map<string, Uint8Array>();
+        for (const [name, d] of this.docs) states.set(name, Y.encodeStateAsUpdate(d));
+        this.checkpoints.push({ applied: this.applied, states });
+      }
+    }
+  }
+
+  private rebuild(target: number): void {
+    for (const doc of this.docs.values()) doc.destroy();
+    this.docs = new Map();
+    this.generation += 1;
+    this.applied = 0;
+    let best: (typeof this.checkpoints)[number] | undefined;
+    for (const c of this.checkpoints) if (c.applied <= target && (!best || c.applied > best.applied)) best = c;
+    if (best) {
+      for (const [name, state] of best.states) Y.applyUpdate(this.get(name), state);
+      this.applied = best.applied;
+    }
+  }
+
+  destroy(): void {
+    for (const doc of this.docs.values()) doc.destroy();
+    this.docs.clear();
+  }
+}
+
+/** "03:07" for replay and stage times. */
+export function formatOffset(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const m = Math.floor(total / 60);
+  const s = total % 60;
+  return `${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`;
+}
+
+/** The events the replay's feed lists (edits and presence are shown as the documents). */
+export const FEED_TYPES = new Set([
+  "stage.status",
+  "stage.claimed",
+  "timer",
+  "follow_up",
+  "chat",
+  "submission.status",
+  "answer.saved",
+  "review_comment",
+  "note",
+  "integrity",
+  "scorecard.saved",
+  "review_match.set",
+  "review_match.cleared",
+]);
+
+export function inFeed(e: StageMessage): boolean {
+  if (!FEED_TYPES.has(e.type)) return false;
+  // A submission shows once, with its verdict (queued/running are noise in a replay).
+  if (e.type === "submission.status") return e.status === "done" || e.status === "error";
+  return true;
+}

@@ -1,0 +1,95 @@
+// The coach's ruling on how each review comment matches the planted flaws: the automatic
+// match (category + line overlap) unless the coach says otherwise.
+import { useState } from "react";
+
+import { api, describeError, type ReviewComment, type ReviewScore } from "../api/client";
+import { useAsync } from "../lib/useAsync";
+import { REVIEW_CATEGORIES } from "../rooms/review/ReviewRoom";
+
+// Looked up at render time: ReviewRoom imports this module, so its constants are not
+// initialised yet when this one is evaluated.
+const categoryLabel = (value: string) => REVIEW_CATEGORIES.find((c) => c.value === value)?.label ?? value;
+const AUTO = "auto";
+const NONE = "none";
+
+export function ReviewMatchOverrides({ stageId, score, onScore }: { stageId: number; score: ReviewScore; onScore: (s: ReviewScore) => void }) {
+  const comments = useAsync(() => api.reviewComments(stageId), [stageId, score.comments]);
+  const [busy, setBusy] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const flaws = [...score.matched, ...score.missed].sort((a, b) => a.position - b.position);
+  const byId = new Map<number, ReviewComment>((comments.data ?? []).map((c) => [c.id, c]));
+
+  async function rule(comment: number, value: string) {
+    setBusy(comment);
+    setError(null);
+    try {
+      if (value === AUTO) {
+        await api.reviewMatchClear(stageId, comment);
+        onScore(await api.reviewScore(stageId));
+      } else {
+        onScore(await api.reviewMatchSet(stageId, comment, value === NONE ? null : Number(value)));
+      }
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  if (!score.comment_matches.length) return null;
+  return (
+    <section className="match-overrides" aria-labelledby="overrides-title" data-testid="match-overrides">
+      <h3 id="overrides-title">Comment matches</h3>
+      <p className="small muted">Automatic matches use category and line overlap. Override one when the comment finds a flaw in other words (or does not).</p>
+      <table className="tests">
+        <thead>
+          <tr>
+            <th scope="col">Comment</th>
+            <th scope="col">Status</th>
+            <th scope="col">Matches</th>
+          </tr>
+        </thead>
+        <tbody>
+          {score.comment_matches.map((m) => {
+            const c = byId.get(m.comment);
+            const value = m.source === "coach" ? (m.flaw === null ? NONE : String(m.flaw)) : AUTO;
+            const autoFlaw = flaws.find((f) => f.id === m.flaw);
+            return (
+              <tr key={m.comment} data-testid={`match-${m.comment}`}>
+                <td>
+                  <span className="small muted">
+                    lines {m.lines[0]}–{m.lines[1]} · {categoryLabel(m.category)}
+                  </span>
+                  {c && <p className="small">{c.text}</p>}
+                </td>
+                <td>
+                  <span className={`badge match-${m.status}`}>{m.status}</span>
+                  {m.source === "coach" && <span className="small muted"> · coach</span>}
+                </td>
+                <td>
+                  <select
+                    value={value}
+                    disabled={busy !== null}
+                    aria-label={`Match of the comment on lines ${m.lines[0]}–${m.lines[1]}`}
+                    onChange={(e) => void rule(m.comment, e.target.value)}
+                  >
+                    <option value={AUTO}>
+                      Automatic{m.source === "auto" ? (autoFlaw ? ` (flaw ${autoFlaw.position})` : " (no flaw)") : ""}
+                    </option>
+                    <option value={NONE}>No flaw</option>
+                    {flaws.map((f) => (
+                      <option key={f.id} value={f.id}>
+                        Flaw {f.position}: {categoryLabel(f.category)}, lines {f.lines[0]}–{f.lines[1]}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {error && <p className="error small" role="alert">{error}</p>}
+    </section>
+  );
+}
