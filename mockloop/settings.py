@@ -77,8 +77,16 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # Several processes (web, worker) share the file: wait for locks instead of failing.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Several processes (web, worker) and threads (each ASGI request has its own) share the
+    # file: wait for locks instead of failing. IMMEDIATE takes the write lock at BEGIN; a
+    # deferred transaction that reads then writes fails at once with "database is locked"
+    # when another writer holds the lock (SQLite refuses to wait, to avoid a deadlock).
+    # WAL: readers never block the writer, and commits do not fsync a rollback journal.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20,
+        transaction_mode="IMMEDIATE",
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    )
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

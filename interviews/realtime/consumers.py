@@ -9,17 +9,20 @@ Delivery is exactly once and in `seq` order per socket, whatever Redis does: the
 keeps a cursor (the last `seq` this socket has been given or has skipped as private),
 drops group messages at or below it (already sent by a resync or a catch-up) and, when a
 message arrives past a gap (a lost or overtaken broadcast), first sends the gap from the
-database. A heartbeat re-joins the group — Redis forgets group membership when it restarts
-without persistence — and catches up from the database if the log moved past the cursor
-(events whose broadcast was lost, for example while Redis was down).
+database. A watcher per web process catches sockets up from the database when the log
+moved past their cursor without a broadcast — one lost while Redis was down or restarting,
+or the last one before a quiet spell, which no later message reveals as a gap. (Group
+membership itself survives a Redis restart: see layers.py.)
 """
 
 import asyncio
 import logging
-import random
+import weakref
 
-from channels.db import database_sync_to_async
+from asgiref.sync import SyncToAsync
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import connections
 from django.db.models import Max
 
 from interviews import selectors
@@ -30,41 +33,134 @@ from interviews.services.errors import DomainError
 from mockloop.observability import WEBSOCKET_MESSAGES, WEBSOCKETS
 
 from .events import event_message, stage_group
-from .layers import LAYER_ERRORS
 
 logger = logging.getLogger(__name__)
 
 REFUSED = 4403
 RESYNC_BATCH = 500
-HEARTBEAT_S = 5.0
-GROUP_MESSAGES = {"stage.event": "stage_event", "stage.ephemeral": "stage_ephemeral"}
+WATCH_S = 5.0
 KNOWN_TYPES = {"resync", "doc.update", "chat", "integrity", "cursor", "ping"}
+
+
+class RoomDatabaseSyncToAsync(SyncToAsync):
+    """`database_sync_to_async` for room traffic, keeping the connection between calls.
+
+    Channels' version closes "old" connections before and after every call, and with
+    CONN_MAX_AGE=0 that means a new database connection per websocket message (measured:
+    ~1.8 ms of a 4.3 ms code edit on SQLite). Every consumer of a process runs its ORM
+    calls in one thread, so one connection serves them all; it is closed when an error
+    left it unusable, and when the process's last socket leaves (`_close_room_connections`).
+    """
+
+    def thread_handler(self, loop, *args, **kwargs):
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            for conn in connections.all(initialized_only=True):
+                if conn.connection is not None and conn.errors_occurred:
+                    if conn.is_usable():
+                        conn.errors_occurred = False
+                    else:
+                        conn.close()
+
+
+room_db = RoomDatabaseSyncToAsync
+
+
+@room_db
+def _close_room_connections() -> None:
+    connections.close_all()
+
+
+class RoomWatcher:
+    """One per event loop: every WATCH_S, one query for the newest `seq` of every stage with
+    a socket here; sockets behind it catch up from the log. Runs while the loop has sockets.
+    """
+
+    def __init__(self) -> None:
+        self.consumers: set[StageConsumer] = set()
+        self.task: asyncio.Task | None = None
+        self.visits: set[asyncio.Task] = set()
+
+    def add(self, consumer: "StageConsumer") -> None:
+        self.consumers.add(consumer)
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._run())
+
+    async def discard(self, consumer: "StageConsumer") -> None:
+        self.consumers.discard(consumer)
+        if not self.consumers:
+            if self.task is not None:
+                self.task.cancel()
+                self.task = None
+            await _close_room_connections()
+
+    async def _run(self) -> None:
+        while self.consumers:
+            await asyncio.sleep(WATCH_S)
+            try:
+                await self.check()
+            except Exception:
+                logger.warning("room watcher pass failed", exc_info=True)
+
+    async def check(self) -> None:
+        consumers = list(self.consumers)
+        newest = await _newest_seqs({consumer.stage_id for consumer in consumers})
+        for consumer in consumers:
+            if newest.get(consumer.stage_id, 0) > consumer.cursor:
+                visit = asyncio.create_task(consumer.catch_up())
+                self.visits.add(visit)
+                visit.add_done_callback(self.visits.discard)
+
+
+_watchers: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, RoomWatcher]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def room_watcher() -> RoomWatcher:
+    loop = asyncio.get_running_loop()
+    if loop not in _watchers:
+        _watchers[loop] = RoomWatcher()
+    return _watchers[loop]
+
+
+@room_db
+def _newest_seqs(stage_ids: set[int]) -> dict[int, int]:
+    rows = (
+        StageEvent.objects.filter(stage_id__in=stage_ids)
+        .values("stage_id")
+        .annotate(newest=Max("seq"))
+        .values_list("stage_id", "newest")
+    )
+    return dict(rows)
 
 
 class StageConsumer(AsyncJsonWebsocketConsumer):
     stage_id: int
     private_ok: bool = False
     is_candidate: bool = False
-    cursor: int = 0
-    _heartbeat: asyncio.Task | None = None
+    cursor: int = 0  # every event up to here was sent (or skipped as private)
+    floor: int = 0  # ...and those after here were sent on this connection
+    _watched: bool = False
 
     async def __call__(self, scope, receive, send) -> None:
         self._delivery = asyncio.Lock()
         try:
             await super().__call__(scope, receive, send)
         finally:
-            if self._heartbeat is not None:
-                self._heartbeat.cancel()
+            await self._unwatch()
 
     async def dispatch(self, message: dict) -> None:
-        # Group messages touch no database. Channels' own dispatch first hops to the ORM
-        # thread to close stale connections, which would queue every live delivery behind
-        # other sockets' writes; our ORM calls close them anyway (database_sync_to_async).
-        handler = GROUP_MESSAGES.get(message.get("type"))
-        if handler is not None:
-            await getattr(self, handler)(message)
-        else:
-            await super().dispatch(message)
+        # Channels' own dispatch first hops to the ORM thread to close "old" connections —
+        # with CONN_MAX_AGE=0, the connection our previous call left open — for every
+        # message: a reconnect per keystroke (a new server process each on PostgreSQL), and
+        # live deliveries queued behind other sockets' writes. Our ORM calls look after
+        # their connection themselves (room_db).
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
@@ -81,22 +177,29 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         WEBSOCKETS.inc()
-        hello = await self._hello()
-        self.cursor = hello["last_seq"]
-        await self.send_json(hello)
+        # Join first, so `hello.last_seq` covers our own presence event and a resync after
+        # an older seq answers everything in order.
         await self._call(live.presence_change, user=self.user, role=self.role, joined=True)
-        self._heartbeat = asyncio.create_task(self._keep_in_room())
+        hello = await self._hello()
+        self.cursor = self.floor = hello["last_seq"]
+        await self.send_json(hello)
+        room_watcher().add(self)
+        self._watched = True
 
     async def disconnect(self, code: int) -> None:
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
         if getattr(self, "group", None):
             WEBSOCKETS.dec()
-            await self.channel_layer.group_discard(self.group, self.channel_name)
             try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
                 await self._call(live.presence_change, user=self.user, role=self.role, joined=False)
-            except Exception:  # the database may be gone on shutdown; presence is advisory
+            except Exception:  # Redis or the database may be gone; presence is advisory
                 logger.info("could not record presence leave for stage %s", self.stage_id)
+        await self._unwatch()
+
+    async def _unwatch(self) -> None:
+        if self._watched:
+            self._watched = False
+            await room_watcher().discard(self)
 
     async def receive_json(self, content, **kwargs) -> None:
         if not isinstance(content, dict):
@@ -165,7 +268,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
 
     # --- helpers -----------------------------------------------------------------------
 
-    @database_sync_to_async
+    @room_db
     def _access(self) -> tuple[bool, bool, str] | None:
         if self.user is None or not self.user.is_authenticated:
             return None
@@ -179,7 +282,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             role_of(self.user),
         )
 
-    @database_sync_to_async
+    @room_db
     def _hello(self) -> dict:
         stage = Stage.objects.get(pk=self.stage_id)
         return {
@@ -191,19 +294,20 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             "timer": live.timer_payload(stage, "hello"),
         }
 
-    @database_sync_to_async
+    @room_db
     def _call(self, service, **kwargs):
         stage = Stage.objects.select_related("loop").get(pk=self.stage_id)
         return service(stage=stage, **kwargs)
 
-    @database_sync_to_async
+    @room_db
     def _missed(self, after: int, until: int | None) -> tuple[list[dict], int]:
-        """Events in (after, until] this user may see, at most a batch, and the `seq` the
-        batch covers (`until` defaults to the stage's last; private events are skipped)."""
+        """Events in (after, until] this user may see (at most a batch), and the `seq` up to
+        which the log was read (`until` defaults to the log's end; private events are
+        skipped, never sent)."""
         last = StageEvent.objects.filter(stage_id=self.stage_id).aggregate(m=Max("seq"))["m"] or 0
         upto = last if until is None else min(until, last)
         if upto <= after:
-            return [], after
+            return [], upto
         stage = Stage.objects.select_related("loop").get(pk=self.stage_id)
         events = selectors.stage_events_for(self.user, stage, after=after).filter(seq__lte=upto)
         batch = [event_message(event) for event in events[:RESYNC_BATCH]]
@@ -212,12 +316,12 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         return batch, upto
 
     async def _send_range(self, after: int, until: int | None = None) -> int:
-        """Send the logged events after `after` (to `until`); returns the `seq` covered."""
+        """Send the logged events after `after` (to `until`); returns the `seq` read up to."""
         while True:
             batch, upto = await self._missed(after, until)
             for event in batch:
                 await self.send_json(event)
-            if upto == after or len(batch) < RESYNC_BATCH:
+            if upto <= after or len(batch) < RESYNC_BATCH:
                 return upto
             after = upto
 
@@ -226,28 +330,27 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         self.cursor = max(self.cursor, await self._send_range(self.cursor, until))
 
     async def _resync(self, after) -> None:
+        """Send every event after `after` that this connection has not sent yet: the ones
+        before it joined (down to `after`), then whatever the log holds past the cursor. Live
+        events sent since the `hello` are not repeated, so nothing arrives twice."""
         if not isinstance(after, int) or isinstance(after, bool) or after < 0:
             await self._error("`after` must be a non-negative sequence number.")
             return
         async with self._delivery:
-            covered = await self._send_range(after)
-            self.cursor = max(self.cursor, covered)
+            if after < self.floor:
+                await self._send_range(after, until=self.floor)
+                self.floor = after
+            read = await self._send_range(max(after, self.cursor))
+            self.cursor = covered = max(self.cursor, read)
         await self.send_json({"type": "resync.done", "last_seq": covered})
 
-    async def _keep_in_room(self) -> None:
-        """Heartbeat: re-join the group (lost if Redis restarted) and catch up from the log
-        (broadcasts lost while Redis was away). Jittered so sockets do not beat together."""
-        while True:
-            await asyncio.sleep(HEARTBEAT_S * random.uniform(0.8, 1.2))
-            try:
-                await self.channel_layer.group_add(self.group, self.channel_name)
-            except LAYER_ERRORS:
-                logger.info("stage %s: channel layer down; serving from the log", self.stage_id)
-            try:
-                async with self._delivery:
-                    await self._send_missed()
-            except Exception:
-                logger.warning("stage %s: catch-up failed", self.stage_id, exc_info=True)
+    async def catch_up(self) -> None:
+        """The watcher's visit: the log is past this socket's cursor."""
+        try:
+            async with self._delivery:
+                await self._send_missed()
+        except Exception:
+            logger.warning("stage %s: catch-up failed", self.stage_id, exc_info=True)
 
     async def _error(self, detail: str, *, errors: dict | None = None, ref=None) -> None:
         await self.send_json(
