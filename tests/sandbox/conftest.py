@@ -40,10 +40,24 @@ def images(docker) -> dict[str, str]:
 
 @pytest.fixture(scope="session")
 def engine(images) -> Iterator[Engine]:
+    _close_process_engine()
     eng = Engine(pool_size=1)
     yield eng
     eng.close()
+    _close_process_engine()
     assert not labelled_containers(eng.api), "containers left after the engine closed"
+
+
+def _close_process_engine() -> None:
+    """Close the process-wide engine (and its warm pool) that earlier tests in the session
+    may have started in this process — e.g. a bank import that verified references —
+    so these tests see only the containers they made."""
+    from sandbox import engine as engine_module
+
+    with engine_module._default_lock:
+        default, engine_module._default = engine_module._default, None
+    if default is not None:
+        default.close()
 
 
 def labelled_containers(api, exclude: set[str] = frozenset(), *, mine: bool = True) -> list:
@@ -75,12 +89,25 @@ def escaped_sandbox_processes() -> list[str]:
     return escaped
 
 
+def _live_in_this_process(engine: Engine) -> set[str]:
+    """Containers this process still legitimately holds: the fixture engine's, and the
+    process-wide engine's warm pool (earlier tests in the session, e.g. a bank import
+    that verified references in-process, create that one)."""
+    from sandbox import engine as engine_module
+
+    live = set(engine.live_containers())
+    default = engine_module._default
+    if default is not None and default is not engine:
+        live |= set(default.live_containers())
+    return live
+
+
 def assert_host_clean(engine: Engine, timeout: float = 15.0) -> None:
     """No leftover job container (idle pool ones excepted) and no escaped process."""
     engine.drain()
     deadline = time.monotonic() + timeout
     while True:
-        left = labelled_containers(engine.api, exclude=engine.live_containers())
+        left = labelled_containers(engine.api, exclude=_live_in_this_process(engine))
         procs = escaped_sandbox_processes()
         if not left and not procs:
             return
