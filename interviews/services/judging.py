@@ -10,6 +10,7 @@ duplicate delivery while the lease is held is retried later (and then finds the 
 a crashed worker's lease runs out and the re-delivered job judges again from scratch.
 """
 
+import json
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
@@ -87,8 +88,6 @@ def _tests_for(submission: Submission) -> list[tuple[TestCase | None, Test]]:
 
 def _expected(question: Question, case: TestCase):
     if question.io == "function":
-        import json
-
         return json.loads(case.output) if case.output.strip() else None
     return case.output
 
