@@ -2,6 +2,7 @@
 Redis, beside a bare Redis PUBLISH→SUBSCRIBE baseline measured in the same run.
 
     .venv/bin/python bench/live.py [--rooms 200] [--seconds 30] [--web 1] [--postgres]
+        [--follow-up-every 20] [--wait-quiet S] [--json FILE] [--profile FILE.svg|.txt]
 
 Starts its own redis-server and `--web` daphne processes on loopback with a fresh database
 (SQLite in a temporary directory, or PostgreSQL with --postgres via scripts/postgres.sh,
@@ -12,14 +13,18 @@ for `--seconds` after a short warm-up:
 - every room's candidate types one character a second: a Yjs update built with pycrdt,
   sent as `doc.update`; measured from the send to its arrival on the coach's socket;
 - every room's coach pushes a free-text follow-up every `--follow-up-every` seconds
-  through `POST /api/v1/stages/{id}/follow-ups/`; measured from the request to the
-  `follow_up` event on the candidate's socket.
+  (default 20: 10 pushes a second at 200 rooms) through
+  `POST /api/v1/stages/{id}/follow-ups/`; measured from the request to the `follow_up`
+  event on the candidate's socket.
 
-Baseline: a bare Redis PUBLISH→SUBSCRIBE round trip (redis-py), idle, same run. Prints
-median / p99 of each, their ratios to the baseline, how many messages were lost, the
-bench client's own event-loop lag (a sanity check: a lagging client inflates latencies)
-and the CPU the server processes used. Bounded: everything on 127.0.0.1, at most 2000
-rooms and 300 s, every process it started is stopped at the end.
+Baseline: a bare Redis PUBLISH→SUBSCRIBE round trip (redis-py), just before the rooms
+open, same run. Prints median / p99 of each, their ratios to the baseline, how many
+messages were lost, the bench client's own event-loop lag (a sanity check: a lagging
+client inflates latencies) and the CPU used by the server processes, the client and
+everything else on the machine (a shared host skews the numbers; `--wait-quiet` waits for
+it to calm down first). `--profile` records daphne 0 with py-spy (CPU held by Python).
+Bounded: everything on 127.0.0.1, at most 2000 rooms and 300 s, every process it started
+is stopped at the end. Results: bench/README.md.
 
 Targets (issue 4, a 2-core machine): 200 rooms, p99 ≤ 50 ms for both code updates and
 follow-ups.

@@ -55,12 +55,15 @@ def emit(
 
 
 def _next_seq(stage_id: int) -> int:
-    """Take the stage row's write lock (on SQLite, the database's), then number the event
-    from the log itself — the truth: a stale `Stage.save()` that rewrote `last_seq` cannot
-    make numbers collide — and record it as `last_seq`. The second statement reads the log
-    after the lock is held (a fresh snapshot per statement under READ COMMITTED).
+    """Number the next event of a stage, under the stage row's lock.
 
-    Plain SQL: this runs for every keystroke in every room, and building the same three
+    The number comes from the log itself — the truth: a stale `Stage.save()` that rewrote
+    `last_seq` cannot make numbers collide — and is recorded as `last_seq`. On PostgreSQL
+    the row is locked first, so the UPDATE's subquery reads the log with a snapshot taken
+    after the lock (READ COMMITTED: one per statement); on SQLite the UPDATE itself holds
+    the database's write lock while it reads.
+
+    Plain SQL: this runs for every keystroke in every room, and building the equivalent
     ORM queries was a fifth of a web process's CPU under load (bench/live.py).
     """
     quote = connection.ops.quote_name
@@ -68,9 +71,8 @@ def _next_seq(stage_id: int) -> int:
     last_seq, pk = quote(Stage._meta.get_field("last_seq").column), quote(Stage._meta.pk.column)
     seq, stage_fk = (quote(StageEvent._meta.get_field(name).column) for name in ("seq", "stage"))
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {stage_table} SET {last_seq} = {last_seq} + 1 WHERE {pk} = %s", [stage_id]
-        )
+        if connection.features.has_select_for_update:
+            cursor.execute(f"SELECT {pk} FROM {stage_table} WHERE {pk} = %s FOR UPDATE", [stage_id])
         cursor.execute(
             f"UPDATE {stage_table} SET {last_seq} = (SELECT COALESCE(MAX({seq}), 0) + 1"
             f" FROM {event_table} WHERE {stage_fk} = %s) WHERE {pk} = %s RETURNING {last_seq}",
