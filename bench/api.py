@@ -192,7 +192,7 @@ def main() -> None:
             check=True,
         ).stdout.strip()
         env["DATABASE_URL"] = url
-        env["DB_CONN_MAX_AGE"] = "60"
+        env["DB_POOL_MAX_SIZE"] = "10"  # as the Procfile's web
         db_label = "PostgreSQL"
     try:
         redis_port = free_port()

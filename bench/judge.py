@@ -310,7 +310,7 @@ def setup_world(var: Path, procs: Processes, args, cgroup_parent: str | None) ->
     procs.start(
         "daphne",
         [daphne, "-b", "127.0.0.1", "-p", str(web_port), "mockloop.asgi:application"],
-        env, var / "daphne.log",
+        {**env, "DB_POOL_MAX_SIZE": "10"}, var / "daphne.log",  # as the Procfile's web
     )  # fmt: skip
     celery = str(VENV_BIN / "celery")
     worker_log = var / "worker.log"

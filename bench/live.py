@@ -474,7 +474,7 @@ def main() -> None:
             proc = subprocess.Popen(
                 [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "mockloop.asgi:application"],
                 cwd=ROOT,
-                env=env,
+                env={"DB_POOL_MAX_SIZE": "10", **env},  # as the Procfile's web (PostgreSQL only)
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )

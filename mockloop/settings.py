@@ -70,12 +70,23 @@ TEMPLATES = [
     },
 ]
 
+DB_POOL_MAX_SIZE = env_int("DB_POOL_MAX_SIZE", 0)
 DATABASES = {
     "default": dj_database_url.parse(
         env("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'mockloop.sqlite3'}",
-        conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
+        conn_max_age=0 if DB_POOL_MAX_SIZE else env_int("DB_CONN_MAX_AGE", 0),
     )
 }
+if DB_POOL_MAX_SIZE and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # Web processes on PostgreSQL: a new connection is a new server process (~5 ms and a
+    # fork on the database host) per request. The pool keeps them open and checks each one
+    # before lending it, so a connection PostgreSQL dropped is replaced, not handed out.
+    # Only for web: a Celery prefork parent must not own a pool's threads across fork().
+    DATABASES["default"]["OPTIONS"] = {
+        **DATABASES["default"].get("OPTIONS", {}),
+        "pool": {"min_size": 2, "max_size": DB_POOL_MAX_SIZE, "timeout": 10},
+    }
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Several processes (web, worker) and threads (each ASGI request has its own) share the
     # file: wait for locks instead of failing. IMMEDIATE takes the write lock at BEGIN; a

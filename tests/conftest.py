@@ -147,7 +147,8 @@ def _live_server(live_server_env: dict[str, str]) -> Iterator[LiveServer]:
         process = subprocess.Popen(
             [daphne, "-b", "127.0.0.1", "-p", str(port), "mockloop.asgi:application"],
             cwd=BASE_DIR,
-            env=live_server_env,
+            # As the Procfile's web: on PostgreSQL (CI) requests borrow pooled connections.
+            env={**live_server_env, "DB_POOL_MAX_SIZE": "10"},
             stdout=log,
             stderr=subprocess.STDOUT,
         )

@@ -124,15 +124,20 @@ def test_engine_down_gives_internal_error_then_rejudges_when_it_returns(
     not os.environ.get("DATABASE_URL", "").startswith("postgres"),
     reason="connection drops are a PostgreSQL fault (CI runs on PostgreSQL)",
 )
+@pytest.mark.parametrize(
+    "db_env", [{"DB_CONN_MAX_AGE": "600"}, {"DB_POOL_MAX_SIZE": "4"}], ids=["persistent", "pool"]
+)
 def test_database_connection_drop_fails_one_request_cleanly_then_recovers(
-    live_server_env, transactional_db
+    live_server_env, transactional_db, db_env
 ):
-    """A daphne with persistent connections; PostgreSQL kills them; the next request
-    fails cleanly (JSON 5xx, no hang) or succeeds, and the one after succeeds."""
+    """A daphne holding open connections (persistent, or pooled as the Procfile's web);
+    PostgreSQL kills them; the next request fails cleanly (JSON 5xx, no hang) or succeeds,
+    and the one after succeeds. A pool checks connections before lending them, so with it
+    not even the first request fails."""
     from tests.conftest import _free_port
 
     port = _free_port()
-    env = {**live_server_env, "DB_CONN_MAX_AGE": "600"}
+    env = {**live_server_env, **db_env}
     server = subprocess.Popen(
         [
             str(Path(os.sys.executable).parent / "daphne"),
@@ -165,6 +170,8 @@ def test_database_connection_drop_fails_one_request_cleanly_then_recovers(
         first = requests.get(f"{base}/readyz", timeout=10)
         assert first.status_code in (200, 503)
         assert first.headers["Content-Type"].startswith("application/json")
+        if "DB_POOL_MAX_SIZE" in db_env:
+            assert first.json()["checks"]["database"] == {"ok": True}
         second = requests.get(f"{base}/readyz", timeout=10)
         assert second.json()["checks"]["database"] == {"ok": True}
     finally:

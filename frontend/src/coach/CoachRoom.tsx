@@ -7,7 +7,7 @@ import { formatTime } from "../lib/format";
 import { Problem } from "../pages/Problem";
 import { Markdown } from "../rooms/shared/Markdown";
 import { type Room, useStageRoom } from "../rooms/shared/useStageRoom";
-import { ChatPanel } from "../rooms/shared/widgets";
+import { ChatPanel, RefusedNotice } from "../rooms/shared/widgets";
 import { RoomHeader, Workspace } from "../rooms/StageRoomPage";
 import type { StageMessage } from "../ws/socket";
 import { ScorecardForm } from "./ScorecardForm";
@@ -256,6 +256,7 @@ function CoachRoomView({ room }: { room: Room }) {
           </Link>
         )}
       </RoomHeader>
+      {room.connection === "refused" && <RefusedNotice />}
       {room.stage.status === "pending" && <p className="notice">The candidate has not started this stage yet.</p>}
       <div className="room-body with-side">
         <div className="room-main">

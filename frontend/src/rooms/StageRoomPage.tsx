@@ -11,7 +11,7 @@ import { DiscussionWorkspace } from "./discussion/DiscussionRoom";
 import { ReviewWorkspace } from "./review/ReviewRoom";
 import { useIntegritySignals } from "./shared/hooks";
 import { type Room, useStageRoom } from "./shared/useStageRoom";
-import { ChatPanel, ConnectionBadge, Countdown, FollowUpBanners } from "./shared/widgets";
+import { ChatPanel, ConnectionBadge, Countdown, FollowUpBanners, RefusedNotice } from "./shared/widgets";
 
 /** Kinds whose chat sits in a column of its own; the others fold it into their layout. */
 const SIDE_CHAT = new Set(["screen", "hm_call", "deep_dive", "values"]);
@@ -109,6 +109,7 @@ function CandidateRoom({ room }: { room: Room }) {
           {error}
         </p>
       )}
+      {room.connection === "refused" && <RefusedNotice />}
       {room.lastError && <p className="notice small">{room.lastError}</p>}
       <FollowUpBanners events={liveEvents} />
       {stage.status === "pending" ? (

@@ -84,22 +84,50 @@ describe("StageSocket", () => {
     expect(received.filter((m) => m.seq).map((m) => m.seq)).toEqual([1, 2, 3]);
   });
 
-  it("closes a gap by asking the log again instead of applying out of order", () => {
+  it("holds events that arrive past a gap, asks for the gap, and applies them in order once it is filled", () => {
     const { received, current, socket } = makeSocket();
     current().open();
     current().deliver(ev(1));
     current().deliver({ type: "resync.done", last_seq: 1 });
     current().sent.length = 0;
-    current().deliver(ev(3)); // 2 was lost
+    current().deliver(ev(3)); // 2 is missing
+    current().deliver(ev(4)); // still waiting: held, and no second request
     expect(current().sent).toEqual([{ type: "resync", after: 1 }]);
     expect(socket.lastSeq).toBe(1);
-    current().deliver(ev(4)); // still waiting for the resync: not applied, no second request
-    expect(current().sent).toHaveLength(1);
+    expect(received.filter((m) => m.seq).map((m) => m.seq)).toEqual([1]);
     current().deliver(ev(2));
-    current().deliver(ev(3));
-    current().deliver(ev(4));
-    current().deliver({ type: "resync.done", last_seq: 4 });
     expect(received.filter((m) => m.seq).map((m) => m.seq)).toEqual([1, 2, 3, 4]);
+    expect(socket.lastSeq).toBe(4);
+    current().deliver({ type: "resync.done", last_seq: 4 });
+    expect(socket.state).toBe("live");
+    expect(received.filter((m) => m.seq).map((m) => m.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("applies held events when the resync shows the gap holds only events this viewer may not see", () => {
+    const { received, current, socket } = makeSocket();
+    current().open();
+    current().deliver(ev(1));
+    current().deliver({ type: "resync.done", last_seq: 1 });
+    current().sent.length = 0;
+    current().deliver(ev(3)); // 2 is a coach's private note
+    expect(current().sent).toEqual([{ type: "resync", after: 1 }]);
+    // The server never sends an event twice on one connection: the answer is empty.
+    current().deliver({ type: "resync.done", last_seq: 3 });
+    expect(received.filter((m) => m.seq).map((m) => m.seq)).toEqual([1, 3]);
+    expect(socket.lastSeq).toBe(3);
+    current().deliver(ev(4));
+    expect(received.filter((m) => m.seq).map((m) => m.seq)).toEqual([1, 3, 4]);
+    expect(current().sent).toHaveLength(1);
+  });
+
+  it("applies a live event that overtakes the resync's answer after the events before it", () => {
+    const { received, current } = makeSocket(5);
+    current().open();
+    current().deliver(ev(9)); // broadcast between the hello and our resync
+    for (const seq of [6, 7, 8]) current().deliver(ev(seq));
+    current().deliver({ type: "resync.done", last_seq: 9 });
+    expect(received.filter((m) => m.seq).map((m) => m.seq)).toEqual([6, 7, 8, 9]);
+    expect(current().sent).toEqual([{ type: "resync", after: 5 }]);
   });
 
   it("reconnects with exponential backoff and resyncs from the last applied seq", () => {
@@ -149,11 +177,14 @@ describe("StageSocket", () => {
   });
 
   it("does not retry when the server refuses the room (4403)", () => {
-    const { socket, current } = makeSocket();
+    const { socket, current, states } = makeSocket();
+    current().open(); // the server accepts, then closes, so the browser sees the code
     current().serverClose(REFUSED_CODE);
     expect(socket.state).toBe("refused");
     vi.advanceTimersByTime(60_000);
     expect(FakeSocket.all).toHaveLength(1);
+    expect(socket.reconnects).toBe(0);
+    expect(states).toEqual(["syncing", "refused"]);
   });
 
   it("routes messages by type and stops after close()", () => {

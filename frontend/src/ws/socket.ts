@@ -1,7 +1,8 @@
 // The one websocket client of a live room (docs/events.md): connects to
-// /ws/stages/{id}/, resyncs from the last applied `seq` on every (re)connect, drops
-// duplicates, closes gaps by resyncing, reconnects with jittered exponential backoff,
-// and fans messages out on a small event bus.
+// /ws/stages/{id}/, resyncs from the last applied `seq` on every (re)connect, applies
+// events strictly in `seq` order (duplicates dropped, early ones held while a resync
+// fills the gap), reconnects with jittered exponential backoff unless the server refused
+// the room, and fans messages out on a small event bus.
 
 export interface StageMessage {
   type: string;
@@ -68,6 +69,8 @@ export class StageSocket {
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private pongTimer: ReturnType<typeof setTimeout> | null = null;
   private resyncing = false;
+  /** Events that arrived past a gap, by seq, held until the gap is filled. */
+  private pending = new Map<number, StageMessage>();
   private stopped = false;
   private readonly opts: Required<Omit<StageSocketOptions, "after">>;
 
@@ -167,6 +170,7 @@ export class StageSocket {
       this.socket = null;
       this.clearTimers();
       this.resyncing = false;
+      this.pending.clear(); // the next connection's resync sends them again
       if (event.code === REFUSED_CODE) {
         this.stopped = true;
         this.setState("refused");
@@ -188,20 +192,35 @@ export class StageSocket {
     }
     if (typeof message.seq === "number") {
       if (message.seq <= this.lastSeq) return; // already applied (resync overlap, echo)
-      if (message.seq > this.lastSeq + 1) {
-        // A gap: something was lost in transit. Ask the log for everything after what we
-        // have; the skipped events (this one included) come back in order.
-        if (!this.resyncing) this.requestResync();
-        return;
-      }
-      this.lastSeq = message.seq;
+      this.pending.set(message.seq, message);
+      this.applyPending();
+      return;
     }
     if (message.type === "resync.done") {
       this.resyncing = false;
       this.attempt = 0;
+      this.applyPending(Number(message.last_seq) || 0);
       this.setState("live");
     }
     this.emit(message);
+  }
+
+  /**
+   * Apply held events in seq order: the next one, and any up to `sentUpTo` — the server
+   * has sent everything up to there, so the seqs we never got are events this viewer may
+   * not see (private). The server does not send an event twice on one connection, so
+   * whatever is still held past a gap is kept, and a resync asks for what lies before it.
+   */
+  private applyPending(sentUpTo = 0): void {
+    for (const seq of [...this.pending.keys()].sort((a, b) => a - b)) {
+      if (seq > Math.max(this.lastSeq + 1, sentUpTo)) break;
+      const message = this.pending.get(seq)!;
+      this.pending.delete(seq);
+      this.lastSeq = seq;
+      this.emit(message);
+    }
+    this.lastSeq = Math.max(this.lastSeq, sentUpTo);
+    if (this.pending.size && !this.resyncing) this.requestResync();
   }
 
   private emit(message: StageMessage): void {

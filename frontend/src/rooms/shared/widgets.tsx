@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
 
 import { api, describeError } from "../../api/client";
 import { formatClock, formatTime } from "../../lib/format";
@@ -50,6 +51,15 @@ export function ConnectionBadge({ state }: { state: ConnectionState }) {
       <span className="dot" aria-hidden="true" />
       {ok ? "Live" : CONNECTION_LABEL[state]}
     </span>
+  );
+}
+
+/** The server refused the room's socket (4403): it will not reconnect, so say why and where to go. */
+export function RefusedNotice() {
+  return (
+    <p className="error" role="alert" data-testid="room-refused">
+      You no longer have access to this stage. <Link to="/">Go back to your dashboard.</Link>
+    </p>
   );
 }
 
