@@ -1,8 +1,9 @@
-"""Load test of the main read endpoints against a real daphne, beside a baseline.
+"""Load test of the main read endpoints against the shipped web server, beside a baseline.
 
     .venv/bin/python bench/api.py [--rate 100] [--seconds 15] [--postgres]
 
-Starts its own Redis and daphne on loopback with a fresh database (SQLite under a
+Starts its own Redis and web server (uvicorn, `--workers` processes; `--server daphne`
+for one daphne, to compare) on loopback with a fresh database (SQLite under a
 temporary directory, or PostgreSQL with --postgres via scripts/postgres.sh), creates a
 candidate with a loop, then drives open-loop traffic (requests are scheduled at a fixed
 rate and latency is measured from the scheduled time, so a slow server cannot hide its
@@ -35,6 +36,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import requests
+
+from mockloop.web import APP, POOL_ENV, web_command
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -192,7 +195,7 @@ def main() -> None:
             check=True,
         ).stdout.strip()
         env["DATABASE_URL"] = url
-        env["DB_POOL_MAX_SIZE"] = "10"  # as the Procfile's web
+        env.update(POOL_ENV)  # as the Procfile's web
         db_label = "PostgreSQL"
     try:
         redis_port = free_port()
@@ -224,25 +227,14 @@ def main() -> None:
         port = free_port()
         bindir = Path(PY).parent
         if args.server == "daphne":
-            command = [str(bindir / "daphne"), "-b", "127.0.0.1", "-p", str(port)]
+            command = [str(bindir / "daphne"), "-b", "127.0.0.1", "-p", str(port), APP]
             server_label = "daphne (1 process)"
         else:
-            command = [
-                str(bindir / "uvicorn"),
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--workers",
-                str(args.workers),
-                "--no-access-log",
-                "--log-level",
-                "warning",
-            ]
+            command = web_command(port, workers=args.workers)
             server_label = f"uvicorn ({args.workers} processes)"
         procs.append(
             subprocess.Popen(
-                [*command, "mockloop.asgi:application"],
+                command,
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,

@@ -9,8 +9,9 @@ What it does, all on loopback and bounded in count and time (``--timeout``):
    removed afterwards): a SQLite database (WAL; ``migrate``, then ``import_bank
    --no-verify`` of a one-question bench bank written there: a 10-test stdio problem
    and a loop with one challenge stage; the starter bank is not needed), its own
-   ``redis-server`` on a free port, ``daphne`` serving the real ASGI app and a real
-   Celery worker with ``--concurrency 2`` (what ``make run`` starts). The runner images
+   ``redis-server`` on a free port, the shipped web server (uvicorn) with the real ASGI
+   app and a real Celery worker with ``--concurrency 2`` (what ``make run`` starts). The
+   runner images
    are built if missing (``sandbox.images.build.ensure``). Runs on a fresh checkout
    once ``make test`` has set up the venv and Docker.
 2. Signs a candidate up over HTTP (token auth), starts a loop and its challenge stage,
@@ -34,7 +35,7 @@ processes win a larger share of the CPUs than bare's two threads): compare runs 
 
 Printed: median/p90 latency and jobs/s of both, their differences and ratios against
 the targets of issue 3 (median ≤ bare + 200 ms, p90 ≤ bare + 400 ms, throughput ≥ 0.6 ×
-bare), and the CPU time per job of each part — ``worker`` (Celery), ``web`` (daphne),
+bare), and the CPU time per job of each part — ``worker`` (Celery), ``web`` (uvicorn),
 ``sandbox`` (the containers, through their cgroup parent), ``bench`` (this process and
 its bare subprocesses), ``machine`` (everything: the rest is Docker's daemons, shims
 and runc, the kernel, and anyone else). ``--json`` prints all the numbers. Exit status
@@ -65,6 +66,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from mockloop.web import POOL_ENV, web_command  # noqa: E402
+
 VENV_BIN = Path(sys.executable).parent
 
 QUESTION = "bench-pair-sums"
@@ -252,7 +255,7 @@ def wait_for(check, timeout: float, what: str, logs: Path | None = None) -> None
 
 
 def setup_world(var: Path, procs: Processes, args, cgroup_parent: str | None) -> tuple[dict, str]:
-    """Own redis + database + daphne + worker; returns (env, base url)."""
+    """Own redis + database + web server + worker; returns (env, base url)."""
     redis_port, web_port = free_port(), free_port()
     env = {
         **{k: v for k, v in os.environ.items() if k not in DROPPED_ENV},
@@ -306,11 +309,9 @@ def setup_world(var: Path, procs: Processes, args, cgroup_parent: str | None) ->
     bank.write_text(bench_bank_yaml())
     call_command("import_bank", str(bank), "--no-verify", verbosity=0, stdout=io.StringIO())
 
-    daphne = str(VENV_BIN / "daphne")
     procs.start(
-        "daphne",
-        [daphne, "-b", "127.0.0.1", "-p", str(web_port), "mockloop.asgi:application"],
-        {**env, "DB_POOL_MAX_SIZE": "10"}, var / "daphne.log",  # as the Procfile's web
+        "web",
+        web_command(web_port), {**env, **POOL_ENV}, var / "web.log",  # as the Procfile's web
     )  # fmt: skip
     celery = str(VENV_BIN / "celery")
     worker_log = var / "worker.log"
@@ -332,7 +333,7 @@ def setup_world(var: Path, procs: Processes, args, cgroup_parent: str | None) ->
             return False
         return True
 
-    wait_for(web_up, 60, "daphne", var / "daphne.log")
+    wait_for(web_up, 60, "web", var / "web.log")
     wait_for(lambda: "ready." in worker_log.read_text(errors="replace"), 60, "worker", worker_log)
     return env, base
 
@@ -410,7 +411,7 @@ class Sandbox:
 class CpuMeter:
     """CPU seconds of the parts of the judging path (for the per-job breakdown).
 
-    ``worker`` and ``web`` are the Celery worker's and daphne's process trees, ``sandbox``
+    ``worker`` and ``web`` are the Celery worker's and the web server's process trees, ``sandbox``
     the containers (their cgroup parent, when the engine is given one), ``bench`` this
     process and its bare subprocesses, ``machine`` the whole machine's busy time, which
     also holds the Docker daemons (dockerd, containerd, shims, runc) and anyone else's
@@ -459,7 +460,7 @@ class CpuMeter:
         times = os.times()
         return {
             "worker": self._session(pids["worker"]),
-            "web": self._session(pids["daphne"]),
+            "web": self._session(pids["web"]),
             "sandbox": self._containers(),
             "bench": times.user + times.system + times.children_user + times.children_system,
             "machine": self._machine(),

@@ -1,10 +1,10 @@
-"""Live rooms under load: R rooms (a candidate and a coach socket each) on a real daphne and
-Redis, beside a bare Redis PUBLISH→SUBSCRIBE baseline measured in the same run.
+"""Live rooms under load: R rooms (a candidate and a coach socket each) on the shipped web
+server (uvicorn) and Redis, beside a bare Redis PUBLISH→SUBSCRIBE baseline measured in the same run.
 
     .venv/bin/python bench/live.py [--rooms 200] [--seconds 30] [--web 1] [--postgres]
         [--follow-up-every 20] [--wait-quiet S] [--json FILE] [--profile FILE.svg|.txt]
 
-Starts its own redis-server and `--web` daphne processes on loopback with a fresh database
+Starts its own redis-server and `--web` web processes on loopback with a fresh database
 (SQLite in a temporary directory, or PostgreSQL with --postgres via scripts/postgres.sh,
 database `mockloop_live`, dropped afterwards), seeds R live coding stages each with its
 candidate and assigned coach, and opens 2R websockets (the `websockets` package). Then,
@@ -22,7 +22,7 @@ open, same run. Prints median / p99 of each, their ratios to the baseline, how m
 messages were lost, the bench client's own event-loop lag (a sanity check: a lagging
 client inflates latencies) and the CPU used by the server processes, the client and
 everything else on the machine (a shared host skews the numbers; `--wait-quiet` waits for
-it to calm down first). `--profile` records daphne 0 with py-spy (CPU held by Python).
+it to calm down first). `--profile` records web process 0 with py-spy (CPU held by Python).
 Bounded: everything on 127.0.0.1, at most 2000 rooms and 300 s, every process it started
 is stopped at the end. Results: bench/README.md.
 
@@ -55,9 +55,10 @@ import requests
 from pycrdt import Doc, Text
 from websockets.asyncio.client import connect
 
+from mockloop.web import POOL_ENV, web_command
+
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
-DAPHNE = str(Path(PY).parent / "daphne")
 ORIGIN = "http://127.0.0.1"
 PG_NAME = "mockloop_live"
 MAX_ROOMS, MAX_SECONDS = 2000, 300
@@ -392,7 +393,7 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--follow-up-every", type=float, default=20.0, help="seconds per room")
-    parser.add_argument("--web", type=int, default=1, help="daphne processes")
+    parser.add_argument("--web", type=int, default=1, help="web processes (one uvicorn each)")
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--sqlite-wal", action="store_true", help="SQLite in WAL mode")
     parser.add_argument("--baseline-samples", type=int, default=2000)
@@ -406,7 +407,7 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument(
-        "--profile", type=Path, help="py-spy flame graph (SVG) of daphne 0 while measuring"
+        "--profile", type=Path, help="py-spy flame graph (SVG) of web process 0 while measuring"
     )
     args = parser.parse_args()
     if not 1 <= args.rooms <= MAX_ROOMS or not 1 <= args.seconds <= MAX_SECONDS:
@@ -470,11 +471,11 @@ def main() -> None:
         base_urls, web = [], []
         for i in range(args.web):
             port = free_port()
-            log = (tmp / f"daphne-{i}.log").open("wb")
+            log = (tmp / f"web-{i}.log").open("wb")
             proc = subprocess.Popen(
-                [DAPHNE, "-b", "127.0.0.1", "-p", str(port), "mockloop.asgi:application"],
+                web_command(port),
                 cwd=ROOT,
-                env={"DB_POOL_MAX_SIZE": "10", **env},  # as the Procfile's web (PostgreSQL only)
+                env={**POOL_ENV, **env},  # as the Procfile's web (PostgreSQL only)
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
@@ -498,7 +499,7 @@ def main() -> None:
                     subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 )
 
-        ours = [*web, procs[0]]  # daphne processes, redis
+        ours = [*web, procs[0]]  # web processes, redis
         if args.wait_quiet:
             background = wait_quiet(args.wait_quiet, [p.pid for p in ours] + [os.getpid()])
             print(f"background load before measuring: {background:.2f} CPUs", flush=True)
@@ -555,7 +556,7 @@ def report(args, db_label, baseline, results: Results, wall, used, machine) -> N
     print()
     print(
         f"Live rooms: {args.rooms} rooms ({2 * args.rooms} sockets), {args.seconds:.0f}s, "
-        f"{args.web} daphne, {db_label}, 1 edit/s/room, a follow-up every "
+        f"{args.web} uvicorn, {db_label}, 1 edit/s/room, a follow-up every "
         f"{args.follow_up_every:g}s/room; {os.cpu_count()} CPUs"
     )
     print(f"{'':<30} {'n':>7} {'median':>9} {'p90':>9} {'p99':>9} {'max':>9}   (ms)")
@@ -577,7 +578,7 @@ def report(args, db_label, baseline, results: Results, wall, used, machine) -> N
     )
     print(
         "CPU over the run (% of one core): "
-        + ", ".join(f"daphne{i} {c / wall * 100:.0f}%" for i, c in enumerate(web_cpu))
+        + ", ".join(f"web{i} {c / wall * 100:.0f}%" for i, c in enumerate(web_cpu))
         + f", redis {redis_cpu / wall * 100:.0f}%, bench client {client_cpu / wall * 100:.0f}%,"
         f" everything else on the machine {others / wall * 100:.0f}%"
     )
@@ -596,7 +597,7 @@ def report(args, db_label, baseline, results: Results, wall, used, machine) -> N
                     "lost": {"code_update": lost_edits, "follow_up": lost_follow_ups},
                     "http_errors": len(results.http_errors),
                     "cpu_percent": {
-                        "daphne": [round(c / wall * 100) for c in web_cpu],
+                        "web": [round(c / wall * 100) for c in web_cpu],
                         "redis": round(redis_cpu / wall * 100),
                         "client": round(client_cpu / wall * 100),
                         "others": round(others / wall * 100),

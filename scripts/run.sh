@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make run`: set up what is missing, then run web (daphne) + Celery worker + Redis under
+# `make run`: set up what is missing, then run web (uvicorn) + Celery worker + Redis under
 # honcho until Ctrl-C. Serves http://127.0.0.1:${PORT:-8000}/ with DEBUG=1.
 #
 # var/runtime.env records where this run's Redis and database are; mockloop/env.py reads

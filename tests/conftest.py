@@ -1,7 +1,7 @@
 """Fixtures shared by the whole suite.
 
 - `api_client` / `api_client_for(user)`: DRF test clients.
-- `live_server_url`: the real ASGI app (daphne, HTTP and websockets) in a subprocess on a
+- `live_server_url`: the real ASGI app (uvicorn, as shipped) in a subprocess on a
   free port, against the test database; tests that use it get `transactional_db` so the
   rows they create are committed and visible to the server.
 - Browser tests use pytest-playwright's `page` with Debian's Chromium
@@ -13,10 +13,8 @@ import os
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mockloop.settings")
 os.environ.setdefault("MOCKLOOP_TESTING", "1")
 
-import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -29,6 +27,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from mockloop.env import BASE_DIR, VAR_DIR
+from mockloop.web import POOL_ENV, web_command
 
 CHROMIUM = os.environ.get("MOCKLOOP_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -139,16 +138,15 @@ def live_server_env(django_db_setup, django_db_blocker) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def _live_server(live_server_env: dict[str, str]) -> Iterator[LiveServer]:
     port = _free_port()
-    daphne = shutil.which("daphne", path=str(Path(sys.executable).parent)) or "daphne"
     log_dir = VAR_DIR / "log"
     log_dir.mkdir(parents=True, exist_ok=True)
     log_path = log_dir / f"live-server-{port}.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [daphne, "-b", "127.0.0.1", "-p", str(port), "mockloop.asgi:application"],
+            web_command(port),
             cwd=BASE_DIR,
             # As the Procfile's web: on PostgreSQL (CI) requests borrow pooled connections.
-            env={**live_server_env, "DB_POOL_MAX_SIZE": "10"},
+            env={**live_server_env, **POOL_ENV},
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -169,14 +167,18 @@ def _wait_until_serving(server: LiveServer) -> None:
     deadline = time.monotonic() + SERVER_START_TIMEOUT_S
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
-            pytest.fail(f"daphne exited with {server.process.returncode}:\n{server.log_tail()}")
+            pytest.fail(
+                f"the web server exited with {server.process.returncode}:\n{server.log_tail()}"
+            )
         try:
             with urllib.request.urlopen(f"{server.url}/", timeout=2) as response:
                 if response.status == 200:
                     return
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             time.sleep(0.2)
-    pytest.fail(f"daphne did not serve within {SERVER_START_TIMEOUT_S}s:\n{server.log_tail()}")
+    pytest.fail(
+        f"the web server did not serve within {SERVER_START_TIMEOUT_S}s:\n{server.log_tail()}"
+    )
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from interviews.models import StageEvent, Submission
+from mockloop.web import web_command
 from tests.integration.test_judging import _challenge, _submit, _wait_done
 
 pytestmark = pytest.mark.integration
@@ -130,7 +131,7 @@ def test_engine_down_gives_internal_error_then_rejudges_when_it_returns(
 def test_database_connection_drop_fails_one_request_cleanly_then_recovers(
     live_server_env, transactional_db, db_env
 ):
-    """A daphne holding open connections (persistent, or pooled as the Procfile's web);
+    """A web server holding open connections (persistent, or pooled as the Procfile's web);
     PostgreSQL kills them; the next request fails cleanly (JSON 5xx, no hang) or succeeds,
     and the one after succeeds. A pool checks connections before lending them, so with it
     not even the first request fails."""
@@ -139,14 +140,7 @@ def test_database_connection_drop_fails_one_request_cleanly_then_recovers(
     port = _free_port()
     env = {**live_server_env, **db_env}
     server = subprocess.Popen(
-        [
-            str(Path(os.sys.executable).parent / "daphne"),
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "mockloop.asgi:application",
-        ],
+        web_command(port),
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -1,5 +1,6 @@
-"""Live rooms end to end: real websocket clients (the `websockets` package) against daphne
-on a real Redis, REST over HTTP, and the real Celery worker (with beat) for the deadline.
+"""Live rooms end to end: real websocket clients (the `websockets` package) against the
+shipped web server (uvicorn) on a real Redis, REST over HTTP, and the real Celery worker
+(with beat) for the deadline.
 
 Each test sets up its rows through the ORM (committed: the server is another process),
 then drives the room from one `asyncio.run(...)`; `RoomClient` is the small reconnecting
@@ -12,7 +13,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -35,6 +35,7 @@ from interviews.models import Stage, StageEvent, StageQuestion, Submission
 from interviews.realtime.events import emit
 from interviews.services.stages import stage_start
 from mockloop.env import BASE_DIR, VAR_DIR
+from mockloop.web import web_command
 from tests import factories
 from tests.conftest import LiveServer, _free_port, _wait_until_serving
 from tests.factories import CoachFactory, FollowUpFactory, PartFactory, StageFactory, UserFactory
@@ -423,7 +424,7 @@ class RedisServer:
 
 @pytest.fixture
 def own_redis_and_server(live_server_env):
-    """A dedicated redis-server (the test restarts it) and a daphne that uses it."""
+    """A dedicated redis-server (the test restarts it) and a web server that uses it."""
     log_dir = VAR_DIR / "log"
     log_dir.mkdir(parents=True, exist_ok=True)
     redis_server = RedisServer(_free_port(), log_dir / f"live-redis-{os.getpid()}.log")
@@ -431,10 +432,9 @@ def own_redis_and_server(live_server_env):
     port = _free_port()
     env = {**live_server_env, "REDIS_URL": redis_server.url}
     log_path = log_dir / f"live-server-own-redis-{port}.log"
-    daphne = str(Path(sys.executable).parent / "daphne")
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [daphne, "-b", "127.0.0.1", "-p", str(port), "mockloop.asgi:application"],
+            web_command(port),
             cwd=BASE_DIR,
             env=env,
             stdout=log,

@@ -1,0 +1,32 @@
+"""The web process's command line, shared by tests and benches so they run what ships.
+
+The Procfile and the Dockerfile spell the same command out: uvicorn serving the ASGI app
+(HTTP and websockets) in `WEB_WORKERS` processes, each with a pool of PostgreSQL
+connections (`DB_POOL_MAX_SIZE`). One process holds one core; several share the port.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+APP = "mockloop.asgi:application"
+POOL_ENV = {"DB_POOL_MAX_SIZE": "10"}
+
+
+def web_command(port: int, *, host: str = "127.0.0.1", workers: int = 1) -> list[str]:
+    """uvicorn with the ASGI app; Channels answers no `lifespan` scope, so it is off."""
+    uvicorn = str(Path(sys.executable).parent / "uvicorn")
+    return [
+        uvicorn,
+        APP,
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--lifespan",
+        "off",
+        "--no-access-log",
+    ]
