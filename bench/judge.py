@@ -11,9 +11,8 @@ What it does, all on loopback and bounded in count and time (``--timeout``):
    and a loop with one challenge stage; the starter bank is not needed), its own
    ``redis-server`` on a free port, the shipped web server (uvicorn) with the real ASGI
    app and a real Celery worker with ``--concurrency 2`` (what ``make run`` starts). The
-   runner images
-   are built if missing (``sandbox.images.build.ensure``). Runs on a fresh checkout
-   once ``make test`` has set up the venv and Docker.
+   runner images are built if missing (``sandbox.images.build.ensure``). Runs on a fresh
+   checkout once ``make test`` has set up the venv and Docker.
 2. Signs a candidate up over HTTP (token auth), starts a loop and its challenge stage,
    and submits the bench question's reference solution (``mode: submit``, the 10 hidden
    tests) through ``POST /api/v1/submissions/``.
