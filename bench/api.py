@@ -25,10 +25,8 @@ import json
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -36,38 +34,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import requests
+from _common import PY, ROOT, manage, wait_http
 
-from mockloop.web import APP, POOL_ENV, web_command
-
-ROOT = Path(__file__).resolve().parent.parent
-PY = sys.executable
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_http(url: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(url, timeout=2).status_code == 200:
-                return
-        except requests.RequestException:
-            time.sleep(0.2)
-    raise SystemExit(f"server at {url} did not come up")
-
-
-def manage(env: dict, *args: str) -> str:
-    out = subprocess.run(
-        [PY, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
-    )
-    if out.returncode:
-        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{out.stderr}")
-    return out.stdout
-
+from mockloop.web import APP, POOL_ENV, free_port, web_command
 
 SEED = """
 import json

@@ -51,7 +51,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -65,7 +64,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from mockloop.web import POOL_ENV, web_command  # noqa: E402
+from mockloop.web import POOL_ENV, free_port, web_command  # noqa: E402
 
 VENV_BIN = Path(sys.executable).parent
 
@@ -172,12 +171,6 @@ questions:
 
 
 # ------------------------------------------------------------------------------ helpers
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -39,9 +39,7 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -52,13 +50,12 @@ from pathlib import Path
 import redis
 import redis.asyncio as aioredis
 import requests
+from _common import PY, ROOT, manage, wait_http
 from pycrdt import Doc, Text
 from websockets.asyncio.client import connect
 
-from mockloop.web import POOL_ENV, web_command
+from mockloop.web import POOL_ENV, free_port, web_command
 
-ROOT = Path(__file__).resolve().parent.parent
-PY = sys.executable
 ORIGIN = "http://127.0.0.1"
 PG_NAME = "mockloop_live"
 MAX_ROOMS, MAX_SECONDS = 2000, 300
@@ -66,34 +63,6 @@ WARMUP_S, GRACE_S = 3.0, 3.0
 
 
 # --- processes -----------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_http(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"{url}: server exited with {proc.returncode}")
-        try:
-            if requests.get(url, timeout=2).status_code < 500:
-                return
-        except requests.RequestException:
-            time.sleep(0.2)
-    raise SystemExit(f"server at {url} did not come up")
-
-
-def manage(env: dict, *args: str) -> str:
-    out = subprocess.run(
-        [PY, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
-    )
-    if out.returncode:
-        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{out.stderr[-3000:]}")
-    return out.stdout
 
 
 def machine_cpu_seconds() -> float:

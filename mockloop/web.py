@@ -1,12 +1,14 @@
-"""The web process's command line, shared by tests and benches so they run what ships.
+"""The web process's command line, shared by tests and benches so they run what ships, and
+the free loopback port they start it (and their own Redis) on.
 
 The Procfile and the Dockerfile spell the same command out: uvicorn serving the ASGI app
-(HTTP and websockets) in `WEB_WORKERS` processes, each with a pool of PostgreSQL
+(HTTP and websockets) in `WEB_CONCURRENCY` processes, each with a pool of PostgreSQL
 connections (`DB_POOL_MAX_SIZE`). One process holds one core; several share the port.
 """
 
 from __future__ import annotations
 
+import socket
 import sys
 from pathlib import Path
 
@@ -30,3 +32,10 @@ def web_command(port: int, *, host: str = "127.0.0.1", workers: int = 1) -> list
         "off",
         "--no-access-log",
     ]
+
+
+def free_port() -> int:
+    """A loopback port free right now (the OS picks it; another process may take it first)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]

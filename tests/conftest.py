@@ -13,7 +13,6 @@ import os
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mockloop.settings")
 os.environ.setdefault("MOCKLOOP_TESTING", "1")
 
-import socket
 import subprocess
 import time
 import urllib.error
@@ -27,7 +26,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from mockloop.env import BASE_DIR, VAR_DIR
-from mockloop.web import POOL_ENV, web_command
+from mockloop.web import POOL_ENV, free_port, web_command
 
 CHROMIUM = os.environ.get("MOCKLOOP_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -80,12 +79,6 @@ def api_client_for() -> Callable[..., APIClient]:
 # --- the live ASGI server ---------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def database_url_of(settings_dict: dict) -> str:
     """A DATABASE_URL (dj-database-url syntax) for a Django connection's settings."""
     engine = settings_dict["ENGINE"]
@@ -119,7 +112,36 @@ class LiveServer:
 
 
 @pytest.fixture(scope="session")
-def live_server_env(django_db_setup, django_db_blocker) -> dict[str, str]:
+def _flush_outlasts_deadlocks() -> Iterator[None]:
+    """Retry the database flush after each transactional test when PostgreSQL breaks a
+    deadlock by aborting it. The session's web server and worker (beat ticks every second)
+    keep querying while the flush's TRUNCATE takes its exclusive locks table by table; a
+    query holding one of them and waiting for another deadlocks with it, and PostgreSQL may
+    pick the flush as the victim. Retrying is safe: the flush runs in one transaction."""
+    from django.core.management.commands import flush
+    from django.db import OperationalError
+
+    handle = flush.Command.handle
+
+    def handle_with_retries(self, **options):
+        for attempt in range(5):
+            try:
+                return handle(self, **options)
+            except Exception as exc:  # CommandError wraps the OperationalError
+                cause = exc if isinstance(exc, OperationalError) else exc.__cause__
+                if "deadlock detected" not in str(cause) or attempt == 4:
+                    raise
+                time.sleep(0.2)
+
+    flush.Command.handle = handle_with_retries
+    yield
+    flush.Command.handle = handle
+
+
+@pytest.fixture(scope="session")
+def live_server_env(
+    django_db_setup, django_db_blocker, _flush_outlasts_deadlocks
+) -> dict[str, str]:
     """Environment for subprocesses (web, worker) that must use the test database."""
     from django.db import connection
 
@@ -137,7 +159,7 @@ def live_server_env(django_db_setup, django_db_blocker) -> dict[str, str]:
 
 @pytest.fixture(scope="session")
 def _live_server(live_server_env: dict[str, str]) -> Iterator[LiveServer]:
-    port = _free_port()
+    port = free_port()
     log_dir = VAR_DIR / "log"
     log_dir.mkdir(parents=True, exist_ok=True)
     log_path = log_dir / f"live-server-{port}.log"

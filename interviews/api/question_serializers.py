@@ -7,7 +7,10 @@ Two views of a question:
   built from `question_public_prefetch`, which never loads hidden tests, locked parts,
   follow-ups or planted flaws, so they cannot leak by accident;
 - the **admin** view: the bank-file dict (`question_to_dict`) plus `id`, `version`,
-  `status` and `verified_at` — what an admin edits and PUTs back.
+  `status` and `verified_at` — what an admin edits and PUTs back;
+- the **summary** (the admin's list): identity, state and counts only, built from
+  `question_summary_annotate`, so a bank listing stays small however many tests the
+  questions hold (the shipped bank's full dicts are several MiB).
 
 Writes take the bank-file question dict, validated by `interviews.services.bank`;
 `QuestionWriteSerializer` only documents that body in the OpenAPI schema.
@@ -19,8 +22,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from interviews.models import Question
-from interviews.models.bank import QuestionKind
+from interviews.models.bank import QuestionKind, QuestionStatus
 from interviews.services.bank import question_to_dict
+
+VERIFICATION_STATES = ["running", "passed", "failed", "unavailable"]
 
 
 class QuestionSampleSerializer(serializers.Serializer):
@@ -118,6 +123,32 @@ class QuestionAdminSerializer(serializers.Serializer):
             "verification": question.verification or {},
             **bank_dict,
         }
+
+
+class QuestionSummarySerializer(serializers.Serializer):
+    """A question version as the bank listing shows it: no prompt, tests, references,
+    follow-ups or flaws — open the question (`GET …/{id}/`) for those."""
+
+    id = serializers.IntegerField()
+    slug = serializers.CharField()
+    version = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=QuestionKind.choices)
+    title = serializers.CharField()
+    difficulty = serializers.CharField()
+    tags = serializers.ListField(child=serializers.CharField())
+    status = serializers.ChoiceField(choices=QuestionStatus.choices)
+    verified_at = serializers.DateTimeField(allow_null=True)
+    verification_state = serializers.ChoiceField(
+        choices=VERIFICATION_STATES,
+        allow_null=True,
+        help_text="State of the last (or running) reference verification; null if none ran.",
+    )
+    part_count = serializers.IntegerField()
+    sample_count = serializers.IntegerField()
+    hidden_count = serializers.IntegerField(help_text="Hidden tests over all parts.")
+    follow_up_count = serializers.IntegerField()
+    flaw_count = serializers.IntegerField(help_text="Planted flaws (review questions).")
+    created_at = serializers.DateTimeField(help_text="When this version was created.")
 
 
 class QuestionWriteSerializer(serializers.Serializer):

@@ -7,7 +7,7 @@ Bodies are the bank-file question dict (DESIGN.md), validated by the same servic
 
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.request import Request
@@ -24,6 +24,7 @@ from interviews.services.bank import (
     question_prefetch,
     question_public_prefetch,
     question_publish,
+    question_summary_annotate,
     question_update,
     question_verify_reference,
 )
@@ -32,6 +33,7 @@ from .base import PracticeApi, StrictSerializer
 from .question_serializers import (
     QuestionAdminSerializer,
     QuestionPublicSerializer,
+    QuestionSummarySerializer,
     QuestionWriteSerializer,
     VerificationResultSerializer,
 )
@@ -86,6 +88,14 @@ def _reject_body(request: Request) -> None:
     NoBodySerializer(data=request.data or {}).is_valid(raise_exception=True)
 
 
+QUESTION_LIST_SCHEMA = PolymorphicProxySerializer(
+    component_name="QuestionListItem",
+    serializers=[QuestionSummarySerializer, QuestionPublicSerializer],
+    resource_type_field_name=None,
+    many=True,
+)
+
+
 class QuestionListApi(PracticeApi):
     permission_classes = [ReadOrBankAdmin]
 
@@ -96,11 +106,13 @@ class QuestionListApi(PracticeApi):
             OpenApiParameter("status", str, description="Admins: draft | published | archived"),
             OpenApiParameter("all_versions", bool, description="Admins: every version"),
         ],
-        responses={200: QuestionPublicSerializer(many=True)},
+        responses={200: QUESTION_LIST_SCHEMA},
         description=(
-            "Admins: the newest version of every question (all statuses; `all_versions=1` "
-            "lists every version) in the bank-file shape. Everyone else: the newest "
-            "published version of each question, as a candidate may see it."
+            "Admins: a summary (QuestionSummary: identity, state, counts; no prompt or "
+            "tests) of the newest version of every question (all statuses; "
+            "`all_versions=1` lists every version); `GET …/{id}/` has the bank-file dict. "
+            "Everyone else: the newest published version of each question, as a candidate "
+            "may see it (QuestionPublic)."
         ),
     )
     def get(self, request: Request) -> Response:
@@ -119,7 +131,8 @@ class QuestionListApi(PracticeApi):
         if params.get("slug"):
             questions = questions.filter(slug=params["slug"])
         if _is_admin(request):
-            return Response(QuestionAdminSerializer(question_prefetch(questions), many=True).data)
+            summaries = question_summary_annotate(questions)
+            return Response(QuestionSummarySerializer(summaries, many=True).data)
         questions = question_public_prefetch(questions)
         return Response(QuestionPublicSerializer(questions, many=True).data)
 

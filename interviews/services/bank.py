@@ -30,7 +30,19 @@ from typing import Any
 
 import yaml
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import (
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.fields.json import KT
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from interviews.models import (
@@ -1008,6 +1020,54 @@ def question_public_prefetch(questions: QuerySet[Question]) -> QuerySet[Question
     )
     return questions.select_related("rubric").prefetch_related(
         Prefetch("parts", queryset=parts, to_attr="open_parts")
+    )
+
+
+#: The columns a question summary reads; the large ones (prompt, reference, starter,
+#: review document, verification failures) stay in the database.
+SUMMARY_FIELDS = (
+    "id",
+    "slug",
+    "version",
+    "kind",
+    "title",
+    "difficulty",
+    "tags",
+    "status",
+    "verified_at",
+    "created_at",
+)
+
+
+def _count_of(rows: QuerySet, *, per: str) -> Coalesce:
+    """How many `rows` belong to the outer question (`per` is the path to its id), as a
+    correlated subquery: counting several relations through joins would multiply rows."""
+    counted = (
+        rows.filter(**{per: OuterRef("pk")})
+        .order_by()
+        .values(per)
+        .annotate(n=Count("pk"))
+        .values("n")[:1]
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), Value(0))
+
+
+def question_summary_annotate(questions: QuerySet[Question]) -> QuerySet[Question]:
+    """Question rows for a bank listing, in one query however many there are: the
+    identity and state columns plus counts of parts, tests, follow-ups and flaws and the
+    verification state. Test data, references, prompts and flaw keys are never loaded."""
+    tests = TestCase.objects.all()
+    return questions.only(*SUMMARY_FIELDS).annotate(
+        part_count=_count_of(Part.objects.all(), per="question"),
+        sample_count=_count_of(
+            tests.filter(visibility=TestCase.Visibility.SAMPLE), per="part__question"
+        ),
+        hidden_count=_count_of(
+            tests.filter(visibility=TestCase.Visibility.HIDDEN), per="part__question"
+        ),
+        follow_up_count=_count_of(FollowUp.objects.all(), per="question"),
+        flaw_count=_count_of(PlantedFlaw.objects.all(), per="question"),
+        verification_state=KT("verification__state"),
     )
 
 

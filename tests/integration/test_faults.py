@@ -15,7 +15,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from interviews.models import StageEvent, Submission
-from mockloop.web import web_command
+from mockloop.web import free_port, web_command
 from tests.integration.test_judging import _challenge, _submit, _wait_done
 
 pytestmark = pytest.mark.integration
@@ -135,9 +135,7 @@ def test_database_connection_drop_fails_one_request_cleanly_then_recovers(
     PostgreSQL kills them; the next request fails cleanly (JSON 5xx, no hang) or succeeds,
     and the one after succeeds. A pool checks connections before lending them, so with it
     not even the first request fails."""
-    from tests.conftest import _free_port
-
-    port = _free_port()
+    port = free_port()
     env = {**live_server_env, **db_env}
     server = subprocess.Popen(
         web_command(port),

@@ -35,9 +35,9 @@ from interviews.models import Stage, StageEvent, StageQuestion, Submission
 from interviews.realtime.events import emit
 from interviews.services.stages import stage_start
 from mockloop.env import BASE_DIR, VAR_DIR
-from mockloop.web import web_command
+from mockloop.web import free_port, web_command
 from tests import factories
-from tests.conftest import LiveServer, _free_port, _wait_until_serving
+from tests.conftest import LiveServer, _wait_until_serving
 from tests.factories import CoachFactory, FollowUpFactory, PartFactory, StageFactory, UserFactory
 
 pytestmark = pytest.mark.integration
@@ -427,9 +427,9 @@ def own_redis_and_server(live_server_env):
     """A dedicated redis-server (the test restarts it) and a web server that uses it."""
     log_dir = VAR_DIR / "log"
     log_dir.mkdir(parents=True, exist_ok=True)
-    redis_server = RedisServer(_free_port(), log_dir / f"live-redis-{os.getpid()}.log")
+    redis_server = RedisServer(free_port(), log_dir / f"live-redis-{os.getpid()}.log")
     redis_server.start()
-    port = _free_port()
+    port = free_port()
     env = {**live_server_env, "REDIS_URL": redis_server.url}
     log_path = log_dir / f"live-server-own-redis-{port}.log"
     with log_path.open("wb") as log:

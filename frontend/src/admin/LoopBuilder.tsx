@@ -3,12 +3,13 @@
 // with just this loop), which replaces the template by slug.
 import { useEffect, useMemo, useState } from "react";
 
-import { ApiError, api, type BankLoop, type BankStage, describeError, type StageKind } from "../api/client";
+import { api, type BankLoop, type BankStage, describeError, type StageKind } from "../api/client";
 import { STAGE_KIND_LABEL } from "../lib/format";
 import { useAsync } from "../lib/useAsync";
 import { BankNav } from "./BankNav";
-import { ErrorList, FieldError, ItemControls, Section } from "./fields";
+import { FieldError, ItemControls, SaveFeedback, Section } from "./fields";
 import { loopBank, moveItem, questionKindFor } from "./model";
+import { useBankSave } from "./useBankSave";
 
 const STAGE_KINDS = Object.keys(STAGE_KIND_LABEL) as StageKind[];
 
@@ -152,9 +153,7 @@ export function LoopBuilder() {
   const [selected, setSelected] = useState<string | null>(null);
   const [draft, setDraft] = useState<BankLoop | null>(null);
   const [dragFrom, setDragFrom] = useState<number | null>(null);
-  const [errors, setErrors] = useState<Record<string, unknown>>({});
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, message, busy, clear: clearSave, save: saveBank } = useBankSave();
   const loops = bank.data?.loops ?? [];
   const rubrics = (bank.data?.rubrics ?? []).map((r) => r.slug);
   const questionRows = useMemo(
@@ -170,29 +169,22 @@ export function LoopBuilder() {
 
   const pick = (slug: string | null) => {
     setSelected(slug);
-    setErrors({});
-    setMessage(null);
+    clearSave();
     const found = loops.find((l) => l.slug === slug);
     setDraft(found ? { status: "published", ...structuredClone(found) } : emptyLoop());
   };
 
   async function save() {
     if (!draft) return;
-    setBusy(true);
-    setErrors({});
-    setMessage(null);
-    try {
-      const result = await api.bankImport(loopBank(draft), false);
-      const state = result.loops.created.length ? "Created" : result.loops.updated.length ? "Saved" : "No changes to";
-      setMessage({ ok: true, text: `${state} loop template ${draft.slug}. Loops already started keep their stages.` });
-      await bank.reload();
-      setSelected(draft.slug);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 400) setErrors(err.errors);
-      setMessage({ ok: false, text: describeError(err) });
-    } finally {
-      setBusy(false);
-    }
+    await saveBank({
+      bank: loopBank(draft),
+      section: "loops",
+      saved: (verb) => `${verb} loop template ${draft.slug}. Loops already started keep their stages.`,
+      after: async () => {
+        await bank.reload();
+        setSelected(draft.slug);
+      },
+    });
   }
 
   const prefix = `loops[0] (${draft?.slug ?? ""})`;
@@ -230,8 +222,7 @@ export function LoopBuilder() {
         </nav>
         {draft && (
           <div className="detail-pane" data-testid="loop-builder">
-            {message && <p className={message.ok ? "success" : "error"} role={message.ok ? "status" : "alert"}>{message.text}</p>}
-            <ErrorList errors={errors} />
+            <SaveFeedback message={message} errors={errors} />
             <Section
               title={selected ? `Loop ${draft.slug}` : "New loop template"}
               id="loop-title"

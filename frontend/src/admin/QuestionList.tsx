@@ -1,26 +1,42 @@
 import { useMemo, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 
-import { api, describeError, type QuestionAdmin } from "../api/client";
+import { api, describeError, type QuestionAdmin, type QuestionSummary } from "../api/client";
 import { useAsync } from "../lib/useAsync";
 import { BankNav } from "./BankNav";
 import { QUESTION_KINDS, type QuestionKind, verificationOf } from "./model";
 
-export function StatusBadges({ question }: { question: QuestionAdmin }) {
-  const verification = verificationOf(question);
+/** The list has the summary's `verification_state`; the editor the full `verification`. */
+export function StatusBadges({ question }: { question: QuestionSummary | QuestionAdmin }) {
+  const state = "verification_state" in question ? question.verification_state : verificationOf(question).state;
   return (
     <span className="badges">
       <span className={`badge q-${question.status}`}>{question.status}</span>
       {question.kind === "coding" &&
         (question.verified_at ? (
           <span className="badge q-verified">verified</span>
-        ) : verification.state === "failed" ? (
+        ) : state === "failed" ? (
           <span className="badge q-failed">verification failed</span>
         ) : (
           <span className="badge q-unverified">unverified</span>
         ))}
     </span>
   );
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** What a question holds, from the summary's counts (the list never loads the tests). */
+export function contentsOf(q: QuestionSummary): string {
+  const items: string[] = [];
+  if (q.kind === "coding") {
+    items.push(plural(q.part_count, "part"), plural(q.sample_count, "sample"), plural(q.hidden_count, "hidden test"));
+  }
+  if (q.kind === "review") items.push(plural(q.flaw_count, "planted flaw"));
+  if (q.follow_up_count) items.push(plural(q.follow_up_count, "follow-up"));
+  return items.join(" · ");
 }
 
 export function QuestionList() {
@@ -112,6 +128,7 @@ export function QuestionList() {
             <th scope="col">Kind</th>
             <th scope="col">Version</th>
             <th scope="col">State</th>
+            <th scope="col">Contents</th>
             <th scope="col">Tags</th>
           </tr>
         </thead>
@@ -123,16 +140,22 @@ export function QuestionList() {
                 <div className="small muted mono">{q.slug}</div>
               </td>
               <td>{q.kind}</td>
-              <td>v{q.version}</td>
+              <td>
+                v{q.version}
+                <div className="small muted">
+                  <time dateTime={q.created_at}>{new Date(q.created_at).toLocaleDateString()}</time>
+                </div>
+              </td>
               <td>
                 <StatusBadges question={q} />
               </td>
+              <td className="small">{contentsOf(q)}</td>
               <td className="small muted">{(q.tags ?? []).join(", ")}</td>
             </tr>
           ))}
           {questions.data && shown.length === 0 && (
             <tr>
-              <td colSpan={5} className="muted">
+              <td colSpan={6} className="muted">
                 No question matches.
               </td>
             </tr>

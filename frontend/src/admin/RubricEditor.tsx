@@ -2,11 +2,12 @@
 // import (a bank document holding just this rubric), which replaces the rubric by slug.
 import { useEffect, useState } from "react";
 
-import { ApiError, api, type BankRubric, describeError } from "../api/client";
+import { api, type BankRubric, describeError } from "../api/client";
 import { useAsync } from "../lib/useAsync";
 import { BankNav } from "./BankNav";
-import { ErrorList, FieldError, ItemControls, Section } from "./fields";
+import { FieldError, ItemControls, SaveFeedback, Section } from "./fields";
 import { moveItem, rubricBank } from "./model";
+import { useBankSave } from "./useBankSave";
 
 const LEVEL_NAMES = ["1 · weak", "2 · mixed", "3 · solid", "4 · strong"];
 
@@ -18,9 +19,7 @@ export function RubricEditor() {
   const bank = useAsync(() => api.bankExport("rubrics"), []);
   const [selected, setSelected] = useState<string | null>(null);
   const [draft, setDraft] = useState<BankRubric | null>(null);
-  const [errors, setErrors] = useState<Record<string, unknown>>({});
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, message, busy, clear: clearSave, save: saveBank } = useBankSave();
   const rubrics = bank.data?.rubrics ?? [];
 
   useEffect(() => {
@@ -31,29 +30,22 @@ export function RubricEditor() {
 
   const pick = (slug: string | null) => {
     setSelected(slug);
-    setErrors({});
-    setMessage(null);
+    clearSave();
     const found = rubrics.find((r) => r.slug === slug);
     setDraft(found ? structuredClone(found) : emptyRubric());
   };
 
   async function save() {
     if (!draft) return;
-    setBusy(true);
-    setErrors({});
-    setMessage(null);
-    try {
-      const result = await api.bankImport(rubricBank(draft), false);
-      const state = result.rubrics.created.length ? "Created" : result.rubrics.updated.length ? "Saved" : "No changes to";
-      setMessage({ ok: true, text: `${state} rubric ${draft.slug}. Stages that use it score with it from now on.` });
-      await bank.reload();
-      setSelected(draft.slug);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 400) setErrors(err.errors);
-      setMessage({ ok: false, text: describeError(err) });
-    } finally {
-      setBusy(false);
-    }
+    await saveBank({
+      bank: rubricBank(draft),
+      section: "rubrics",
+      saved: (verb) => `${verb} rubric ${draft.slug}. Stages that use it score with it from now on.`,
+      after: async () => {
+        await bank.reload();
+        setSelected(draft.slug);
+      },
+    });
   }
 
   const prefix = `rubrics[0] (${draft?.slug ?? ""})`;
@@ -88,8 +80,7 @@ export function RubricEditor() {
         </nav>
         {draft && (
           <div className="detail-pane" data-testid="rubric-editor">
-            {message && <p className={message.ok ? "success" : "error"} role={message.ok ? "status" : "alert"}>{message.text}</p>}
-            <ErrorList errors={errors} />
+            <SaveFeedback message={message} errors={errors} />
             <Section
               title={selected ? `Rubric ${draft.slug}` : "New rubric"}
               id="rubric-title"

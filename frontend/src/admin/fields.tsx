@@ -2,6 +2,7 @@
 import type { ReactNode } from "react";
 
 import { errorsAt } from "./model";
+import type { SaveMessage } from "./useBankSave";
 
 /** The server's messages for `path` (400 `errors` are keyed by bank-file path). */
 export function FieldError({ errors, path, nested = false }: { errors: Record<string, unknown>; path: string; nested?: boolean }) {
@@ -32,6 +33,20 @@ export function ErrorList({ errors, title }: { errors: Record<string, unknown>; 
         )}
       </ul>
     </section>
+  );
+}
+
+/** The outcome of the last save: its message, then every problem of a 400. */
+export function SaveFeedback({ message, errors }: { message: SaveMessage | null; errors: Record<string, unknown> }) {
+  return (
+    <>
+      {message && (
+        <p className={message.ok ? "success" : "error"} role={message.ok ? "status" : "alert"}>
+          {message.text}
+        </p>
+      )}
+      <ErrorList errors={errors} />
+    </>
   );
 }
 

@@ -45,6 +45,7 @@ export type Timer = S["Timer"];
 export type Language = S["LanguageEnum"];
 export type StageEvent = S["EventOut"];
 export type QuestionAdmin = S["QuestionAdmin"];
+export type QuestionSummary = S["QuestionSummary"];
 export type VerificationResult = S["VerificationResult"];
 export type BankImportResult = S["BankImportResult"];
 export type LoopReport = S["LoopReport"];
@@ -236,8 +237,9 @@ export const api = {
     request<void>("DELETE", `/api/v1/stages/${id}/review-matches/${comment}/`),
 
   // the question bank (admins)
+  /** Admins' bank listing: summaries (no prompt or tests); `question(id)` has the full dict. */
   questions: (params: { kind?: string; status?: string; slug?: string; all_versions?: boolean } = {}) =>
-    get<QuestionAdmin[]>(`/api/v1/questions/${query({ ...params, all_versions: params.all_versions ? 1 : undefined })}`),
+    get<QuestionSummary[]>(`/api/v1/questions/${query({ ...params, all_versions: params.all_versions ? 1 : undefined })}`),
   question: (id: number) => get<QuestionAdmin>(`/api/v1/questions/${id}/`),
   questionCreate: (body: object) => post<QuestionAdmin>("/api/v1/questions/", body),
   questionSave: (id: number, body: object) => request<QuestionAdmin>("PUT", `/api/v1/questions/${id}/`, body),

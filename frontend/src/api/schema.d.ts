@@ -226,6 +226,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ops/queue/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Staff only: submissions queued and running, the broker's queue depth and the Celery workers answering. */
+        get: operations["v1_ops_queue_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/questions/": {
         parameters: {
             query?: never;
@@ -233,7 +250,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Admins: the newest version of every question (all statuses; `all_versions=1` lists every version) in the bank-file shape. Everyone else: the newest published version of each question, as a candidate may see it. */
+        /** @description Admins: a summary (QuestionSummary: identity, state, counts; no prompt or tests) of the newest version of every question (all statuses; `all_versions=1` lists every version); `GET …/{id}/` has the bank-file dict. Everyone else: the newest published version of each question, as a candidate may see it (QuestionPublic). */
         get: operations["v1_questions_list"];
         put?: never;
         /** @description Admins: create a question (version 1) from a bank-file question dict. `status` defaults to draft; a coding question must be verified before it is published (409). */
@@ -1034,6 +1051,8 @@ export interface components {
         NoteInputRequest: {
             text: string;
         };
+        /** @enum {unknown} */
+        NullEnum: null;
         OwnershipVoice: {
             /** @description First person singular words ("I", "my" …). */
             i: number;
@@ -1231,6 +1250,7 @@ export interface components {
          * @enum {string}
          */
         QuestionKindEnum: "coding" | "design" | "review" | "discussion";
+        QuestionListItem: components["schemas"]["QuestionSummary"] | components["schemas"]["QuestionPublic"];
         /** @description A published question as a candidate may see it. */
         QuestionPublic: {
             id: number;
@@ -1249,6 +1269,50 @@ export interface components {
             input: string;
             output: string;
         };
+        /**
+         * @description A question version as the bank listing shows it: no prompt, tests, references,
+         *     follow-ups or flaws — open the question (`GET …/{id}/`) for those.
+         */
+        QuestionSummary: {
+            id: number;
+            slug: string;
+            version: number;
+            kind: components["schemas"]["QuestionKindEnum"];
+            title: string;
+            difficulty: string;
+            tags: string[];
+            status: components["schemas"]["QuestionSummaryStatusEnum"];
+            /** Format: date-time */
+            verified_at: string | null;
+            /**
+             * @description State of the last (or running) reference verification; null if none ran.
+             *
+             *     * `running` - running
+             *     * `passed` - passed
+             *     * `failed` - failed
+             *     * `unavailable` - unavailable
+             */
+            verification_state: (components["schemas"]["VerificationStateEnum"] | components["schemas"]["NullEnum"]) | null;
+            part_count: number;
+            sample_count: number;
+            /** @description Hidden tests over all parts. */
+            hidden_count: number;
+            follow_up_count: number;
+            /** @description Planted flaws (review questions). */
+            flaw_count: number;
+            /**
+             * Format: date-time
+             * @description When this version was created.
+             */
+            created_at: string;
+        };
+        /**
+         * @description * `draft` - Draft
+         *     * `published` - Published
+         *     * `archived` - Archived
+         * @enum {string}
+         */
+        QuestionSummaryStatusEnum: "draft" | "published" | "archived";
         /**
          * @description A question as in a bank file (see DESIGN.md, "Question bank file format");
          *     validated by the bank service, errors keyed by field path.
@@ -1291,6 +1355,17 @@ export interface components {
             readonly coach: string | null;
             readonly loop_title: string;
             readonly candidate: string | null;
+        };
+        QueueOut: {
+            queued: number;
+            running: number;
+            broker_depth: number | null;
+            unacked: number | null;
+            workers: number | null;
+            worker_names: string[];
+            errors: {
+                [key: string]: string;
+            };
         };
         RecommendationCounts: {
             strong_no: number;
@@ -1842,6 +1917,14 @@ export interface components {
             failures: string[];
             question: components["schemas"]["QuestionAdmin"];
         };
+        /**
+         * @description * `running` - running
+         *     * `passed` - passed
+         *     * `failed` - failed
+         *     * `unavailable` - unavailable
+         * @enum {string}
+         */
+        VerificationStateEnum: "running" | "passed" | "failed" | "unavailable";
     };
     responses: never;
     parameters: never;
@@ -2151,6 +2234,25 @@ export interface operations {
             };
         };
     };
+    v1_ops_queue_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueOut"];
+                };
+            };
+        };
+    };
     v1_questions_list: {
         parameters: {
             query?: {
@@ -2173,7 +2275,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["QuestionPublic"][];
+                    "application/json": components["schemas"]["QuestionListItem"][];
                 };
             };
         };

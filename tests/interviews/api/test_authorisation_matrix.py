@@ -8,7 +8,7 @@ import pytest
 
 from interviews.models import Answer, ReviewComment, Scorecard, Stage
 from interviews.services.reviews import review_comment_create
-from tests.interviews.world import CANDIDATE_SECRETS, FLAW_KEY, ROLES, World
+from tests.interviews.world import CANDIDATE_SECRETS, FLAW_KEY, HIDDEN_OUTPUT, ROLES, World
 
 API = "/api/v1"
 
@@ -57,6 +57,10 @@ def coding_done_with_scorecard(w: World) -> None:
 
 def stage_url(attr: str, suffix: str = "") -> Callable[[World], str]:
     return lambda w: f"{API}/stages/{getattr(w, attr).pk}/{suffix}"
+
+
+def question_url(attr: str, suffix: str = "") -> Callable[[World], str]:
+    return lambda w: f"{API}/questions/{getattr(w, attr).pk}/{suffix}"
 
 
 def review_with_comment(w: World) -> None:
@@ -284,6 +288,53 @@ CASES = [
         },
     ),
     Case("bank-export", "get", lambda w: f"{API}/bank/export/", (401, 403, 403, 403, 403, 200)),
+    Case("questions-list", "get", lambda w: f"{API}/questions/", (401, 200, 200, 200, 200, 200)),
+    Case(
+        "questions-create",
+        "post",
+        lambda w: f"{API}/questions/",
+        (401, 403, 403, 403, 403, 201),
+        body=lambda w, role: {
+            "slug": f"new-{role}",
+            "kind": "discussion",
+            "title": "New",
+            "prompt": "Why?",
+        },
+    ),
+    Case("question-detail", "get", question_url("coding_q"), (401, 200, 200, 200, 200, 200)),
+    Case(
+        "question-put",
+        "put",
+        question_url("discussion_q"),
+        (401, 403, 403, 403, 403, 200),
+        body=lambda w, role: {
+            "slug": w.discussion_q.slug,
+            "kind": "discussion",
+            "title": "Why this lab, really?",
+            "prompt": "Why?",
+        },
+    ),
+    Case(
+        "question-patch",
+        "patch",
+        question_url("discussion_q"),
+        (401, 403, 403, 403, 403, 200),
+        body=lambda w, role: {"title": "Renamed"},
+    ),
+    Case("question-delete", "delete", question_url("discussion_q"), (401, 403, 403, 403, 403, 204)),
+    Case(
+        "question-publish",
+        "post",
+        question_url("discussion_q", "publish/"),
+        (401, 403, 403, 403, 403, 200),
+    ),
+    # Verifying is for coding questions: 409 for admins without running the sandbox.
+    Case(
+        "question-verify",
+        "post",
+        question_url("discussion_q", "verify/"),
+        (401, 403, 403, 403, 403, 409),
+    ),
 ]
 
 
@@ -318,10 +369,19 @@ def test_every_route_and_method_is_in_the_matrix(world: World):
     """A new practice endpoint (or method) must be added to the matrix."""
     from django.urls import resolve
 
-    from interviews.api import accounts, bank_io, coach, loops, reports, stages, submissions
+    from interviews.api import (
+        accounts,
+        bank_io,
+        coach,
+        loops,
+        questions,
+        reports,
+        stages,
+        submissions,
+    )
 
     offered = set()
-    for module in (accounts, bank_io, coach, loops, reports, stages, submissions):
+    for module in (accounts, bank_io, coach, loops, questions, reports, stages, submissions):
         for pattern in module.urlpatterns:
             view = pattern.callback.view_class
             for method in ("get", "post", "put", "patch", "delete"):
@@ -332,6 +392,21 @@ def test_every_route_and_method_is_in_the_matrix(world: World):
         for case in CASES
     }
     assert covered == offered
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES[1:])
+def test_the_bank_listing_carries_no_secret_for_anyone(role: str, world: World, as_user):
+    """Admins included: their listing is a summary; the secrets are in the detail only."""
+    response = as_user(world.user(role)).get(f"{API}/questions/")
+    assert response.status_code == 200
+    assert {q["slug"] for q in response.json()} == {"scheduler", "doc-review", "why-this-lab"}
+    text = response.content.decode()
+    for secret in CANDIDATE_SECRETS:
+        assert secret not in text, (role, secret)
+    if role == "admin":
+        detail = as_user(world.admin).get(f"{API}/questions/{world.coding_q.pk}/")
+        assert HIDDEN_OUTPUT in detail.content.decode()
 
 
 @pytest.mark.django_db

@@ -200,6 +200,115 @@ def test_admin_list_has_drafts_and_filters(client, bank):
     assert latest["version"] == 2
 
 
+SUMMARY_KEYS = {
+    "id",
+    "slug",
+    "version",
+    "kind",
+    "title",
+    "difficulty",
+    "tags",
+    "status",
+    "verified_at",
+    "verification_state",
+    "part_count",
+    "sample_count",
+    "hidden_count",
+    "follow_up_count",
+    "flaw_count",
+    "created_at",
+}
+PUBLIC_KEYS = {
+    "id",
+    "slug",
+    "version",
+    "kind",
+    "title",
+    "difficulty",
+    "tags",
+    "prompt",
+    "rubric",
+    "coding",
+    "review",
+}
+
+
+def test_admin_list_is_a_summary_with_counts_and_state(client, bank):
+    m.Question.objects.filter(pk=bank.adder.pk).update(
+        verification={"state": "failed", "done": 2, "total": 2, "failures": ["SENTINEL-F"]}
+    )
+    response = client("admin").get(LIST)
+    rows = {q["slug"]: q for q in response.json()}
+    assert all(set(row) == SUMMARY_KEYS for row in rows.values())
+    adder = rows["adder"]
+    assert {k: v for k, v in adder.items() if k != "created_at"} == {
+        "id": bank.adder.pk,
+        "slug": "adder",
+        "version": 1,
+        "kind": "coding",
+        "title": "Add numbers",
+        "difficulty": "easy",
+        "tags": ["warm-up"],
+        "status": "published",
+        "verified_at": None,
+        "verification_state": "failed",
+        "part_count": 2,
+        "sample_count": 2,
+        "hidden_count": 3,
+        "follow_up_count": 1,
+        "flaw_count": 0,
+    }
+    assert adder["created_at"]
+    review = rows["doc-review"]
+    assert (review["part_count"], review["hidden_count"], review["flaw_count"]) == (0, 0, 1)
+    assert (review["verification_state"], rows["secret-draft"]["status"]) == (None, "draft")
+
+    # Nothing the editor loads per question: no prompt, tests, reference, notes or flaws.
+    text = response.content.decode()
+    for secret in [*SECRETS, "SENTINEL-F", "Add the numbers.", "Print the sum."]:
+        assert secret not in text
+    for key in ('"coding":', '"follow_ups":', '"review":', '"prompt":', '"verification":'):
+        assert key not in text
+    # ... which the detail still has, for the editor.
+    detail = client("admin").get(_detail(bank.adder)).content.decode()
+    assert data.HIDDEN_OUTPUT in detail and "SENTINEL-F" in detail
+
+
+@pytest.mark.parametrize("role", ["candidate", "coach"])
+def test_non_admins_get_the_public_view_not_the_summary(client, bank, role):
+    """The admin-only state (status, verification, counts of hidden content) is not theirs,
+    and the admin filters do not widen what they see."""
+    rows = client(role).get(LIST, {"status": "draft", "all_versions": "1"}).json()
+    assert sorted(q["slug"] for q in rows) == ["adder", "doc-review", "why-here"]
+    for row in rows:
+        assert set(row) == PUBLIC_KEYS
+    [adder] = [q for q in rows if q["slug"] == "adder"]
+    assert [p["number"] for p in adder["coding"]["parts"]] == [1]  # the locked part is not listed
+
+
+def test_admin_summary_list_is_one_query_however_many_questions(client, users):
+    """Constant in the number of questions (1 vs 6, with parts, tests, follow-ups, flaws),
+    and test bodies, references and flaw keys are never read from the database."""
+    bank_import({"questions": [data.discussion_question()]}, verify=False)
+    api = client("admin")
+    api.get(LIST)  # warm up (role lookup, content types)
+    with CaptureQueriesContext(connection) as one:
+        assert len(api.get(LIST).json()) == 1
+    source = data.bank()
+    for i in range(3):
+        source["questions"].append(data.coding_question(f"more-{i}"))
+    bank_import(source, verify=False)
+    with CaptureQueriesContext(connection) as several:
+        assert len(api.get(LIST).json()) == 6
+    with CaptureQueriesContext(connection) as every_version:
+        api.get(LIST, {"all_versions": "1"})
+    assert len(one) == len(several) == len(every_version)
+    listing = [q["sql"] for q in several if "interviews_question" in q["sql"]]
+    assert len(listing) == 1
+    for column in ('"input"', '"output"', '"reference"', '"explanation"', '"coach_notes"'):
+        assert column not in listing[0]
+
+
 @pytest.mark.parametrize("role", ["candidate", "admin"])
 def test_listing_uses_a_constant_number_of_queries(client, bank, role):
     api = client(role)
