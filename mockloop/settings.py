@@ -221,7 +221,13 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # uvicorn's own lines (start-up, errors, one per request) in the same format, so
+        # production logs stay one JSON object per line
+        "uvicorn.error": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "uvicorn.access": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }
 
 # Content-Security-Policy (django-csp). Styles allow 'unsafe-inline' because CodeMirror,
