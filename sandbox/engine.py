@@ -126,6 +126,9 @@ class Engine:
         # Python tests fork a pre-warmed interpreter in the container (sandbox/zygote.py)
         # instead of exec'ing one per test; MOCKLOOP_SANDBOX_ZYGOTE=0 turns it off
         self.zygote = os.environ.get("MOCKLOOP_SANDBOX_ZYGOTE", "1") != "0"
+        # JavaScript tests start node from the image's start-up snapshot (see
+        # sandbox/wrappers/snapshot_node.js); MOCKLOOP_SANDBOX_NODE_SNAPSHOT=0 turns it off
+        self.node_snapshot = os.environ.get("MOCKLOOP_SANDBOX_NODE_SNAPSHOT", "1") != "0"
         self._lock = threading.Lock()
         self._pool: dict[Profile, deque[tuple[str, float]]] = {}
         self._wanted: dict[Profile, float] = {}
@@ -151,6 +154,8 @@ class Engine:
         env = {**CONTAINER_ENV, "MOCKLOOP_IDLE_TIMEOUT_S": str(self.idle_timeout_s)}
         if profile.language == "python" and self.zygote:
             env["MOCKLOOP_PREFORK"] = "python"  # the runner starts sandbox/zygote.py
+        if profile.language == "javascript" and not self.node_snapshot:
+            env["MOCKLOOP_NODE_SNAPSHOT"] = "0"  # the runner starts plain node
         return env
 
     def _create(self, profile: Profile, job_id: str) -> str:

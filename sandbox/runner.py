@@ -46,6 +46,9 @@ Why these mechanics:
   resident size at fork), which only matters for tiny C++ programs.
 - The runner marks itself non-dumpable, so a candidate cannot ptrace it or read its
   memory (where the other tests' inputs are).
+- Every JavaScript test is a new ``node``; Debian's node is built without node's own
+  start-up snapshot, so each one starts from the image's (``wrappers/snapshot_node.js``,
+  built read-only into the image): ~40 ms of start-up instead of ~70 ms, same semantics.
 """
 
 from __future__ import annotations
@@ -63,6 +66,13 @@ TMP = os.environ.get("MOCKLOOP_TMP", "/tmp")
 HERE = os.path.dirname(os.path.abspath(__file__))
 WRAPPERS = os.path.join(HERE, "wrappers")
 PYTHON_ENV = {"PYTHONDONTWRITEBYTECODE": "1"}
+NODE = "/usr/bin/node"
+# Start-up snapshots of node (wrappers/snapshot_node.js), one per heap size: V8 refuses a
+# snapshot built under other flags, and --max-old-space-size is one. Built into the image
+# (`runner.py --build-node-snapshots`); a job with another memory limit, or an image
+# without them, runs plain node.
+NODE_SNAPSHOTS = os.path.join(HERE, "node-snapshot")
+NODE_SNAPSHOT_HEAPS_MB = (64, 128, 256, 512, 1024)
 CHILD_PATH = "/usr/local/bin:/usr/bin:/bin"
 IS_INIT = os.getpid() == 1
 
@@ -583,7 +593,7 @@ def prepare(job: dict) -> tuple[list[str], dict, set[str]]:
         return argv, _child_env(PYTHON_ENV), {src}
     if language == "javascript":
         src = os.path.join(WORK, "main.js")
-        node = ["/usr/bin/node", f"--max-old-space-size={memory_mb}"]
+        node = node_command(memory_mb)
         if io_mode == "function":
             footer = (
                 "\n;globalThis.__mockloop_entry = "
@@ -624,6 +634,62 @@ def prepare(job: dict) -> tuple[list[str], dict, set[str]]:
             return [], {}, set()
         return [binary], _child_env(), {src, binary}
     raise ValueError(f"unsupported language {language!r}")
+
+
+def _node_flags(memory_mb: int) -> list[str]:
+    """node and the flags of every test; a snapshot is built under exactly these."""
+    return [NODE, f"--max-old-space-size={memory_mb}"]
+
+
+def node_snapshot(memory_mb: int, directory: str | None = None) -> str:
+    return os.path.join(directory or NODE_SNAPSHOTS, f"heap-{memory_mb}.blob")
+
+
+def node_command(memory_mb: int, directory: str | None = None) -> list[str]:
+    """The command a JavaScript test starts with, before its script: through the image's
+    start-up snapshot for this heap size if there is one (~40 ms instead of ~70 ms)."""
+    blob = node_snapshot(memory_mb, directory)
+    if os.environ.get("MOCKLOOP_NODE_SNAPSHOT") != "0" and os.path.isfile(blob):
+        return [*_node_flags(memory_mb), "--snapshot-blob", blob]
+    return _node_flags(memory_mb)
+
+
+def build_node_snapshots(
+    heaps: tuple[int, ...] = NODE_SNAPSHOT_HEAPS_MB, directory: str | None = None
+) -> int:
+    """Image build step: a start-up snapshot of node per heap size, each checked by running
+    a script through it. One that fails is left out (with a message): its jobs run plain
+    node, and tests/sandbox notices."""
+    import subprocess
+    import tempfile
+
+    directory = directory or NODE_SNAPSHOTS
+    os.makedirs(directory, exist_ok=True)
+    entry = os.path.join(WRAPPERS, "snapshot_node.js")
+    with tempfile.TemporaryDirectory() as scratch:
+        probe = os.path.join(scratch, "probe.js")
+        _write_text(probe, "console.log(require.main === module, process.argv.slice(2).join());\n")
+        for memory_mb in heaps:
+            blob = node_snapshot(memory_mb, directory)
+            node = [*_node_flags(memory_mb), "--snapshot-blob", blob]
+            done = subprocess.run(
+                [*node, "--build-snapshot", entry], cwd=scratch, capture_output=True, text=True
+            )
+            if done.returncode == 0:
+                done = subprocess.run(
+                    [*node, probe, "a", "b"], cwd=scratch, capture_output=True, text=True
+                )
+            if done.returncode == 0 and done.stdout == "true a,b\n":
+                os.chmod(blob, 0o444)
+                continue
+            print(
+                f"node snapshot for {memory_mb} MB left out: exit {done.returncode}, "
+                f"stdout {done.stdout[-200:]!r}, stderr {done.stderr[-2000:]!r}",
+                file=sys.stderr,
+            )
+            with _suppress(FileNotFoundError):
+                os.unlink(blob)
+    return 0
 
 
 def _python_syntax_error(code: str, src: str, limit_ms: int) -> str | None:
@@ -748,4 +814,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--build-node-snapshots"]:
+        sys.exit(build_node_snapshots())
     sys.exit(main())

@@ -57,6 +57,7 @@ RUNNER_INPUTS = (
     "zygote.py",
     "wrappers/function_python.py",
     "wrappers/function_node.js",
+    "wrappers/snapshot_node.js",
 )
 PRUNE = (
     "usr/share/doc",
