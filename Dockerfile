@@ -35,4 +35,4 @@ HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
   CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"
 # uvicorn reads WEB_CONCURRENCY (worker processes) and FORWARDED_ALLOW_IPS (trusted proxies).
 ENV WEB_CONCURRENCY=2
-CMD ["uvicorn", "mockloop.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--lifespan", "off"]
+CMD ["uvicorn", "mockloop.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--lifespan", "off", "--ws-max-size", "1048576"]

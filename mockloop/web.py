@@ -13,6 +13,9 @@ import sys
 from pathlib import Path
 
 APP = "mockloop.asgi:application"
+#: Largest websocket message (uvicorn closes with 1009 above it, before parsing it): the
+#: largest legitimate one is a 256 KiB document update, base64 in JSON (~342 KiB).
+WS_MAX_BYTES = 1024 * 1024
 POOL_ENV = {"DB_POOL_MAX_SIZE": "10"}
 
 
@@ -30,6 +33,8 @@ def web_command(port: int, *, host: str = "127.0.0.1", workers: int = 1) -> list
         str(workers),
         "--lifespan",
         "off",
+        "--ws-max-size",
+        str(WS_MAX_BYTES),
         "--no-access-log",
     ]
 

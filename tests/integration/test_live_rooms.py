@@ -35,7 +35,7 @@ from interviews.models import Stage, StageEvent, StageQuestion, Submission
 from interviews.realtime.events import emit
 from interviews.services.stages import stage_start
 from mockloop.env import BASE_DIR, VAR_DIR
-from mockloop.web import free_port, web_command
+from mockloop.web import WS_MAX_BYTES, free_port, web_command
 from tests import factories
 from tests.conftest import LiveServer, _wait_until_serving
 from tests.factories import CoachFactory, FollowUpFactory, PartFactory, StageFactory, UserFactory
@@ -387,6 +387,35 @@ def test_token_and_session_auth_work_and_refusals_close_with_4403(live_server_ur
     assert (cookie_hello["user"], cookie_hello["role"]) == (room["coach"].username, "coach")
     assert codes == dict.fromkeys(codes, 4403)
     assert statuses == {"no origin": 403, "foreign origin": 403}
+
+
+def test_oversized_message_closes_the_socket_and_changes_nothing(live_server_url):
+    """A frame over the server's cap (mockloop.web.WS_MAX_BYTES) is refused before it is
+    parsed: close 1009, nothing logged; a document update of legitimate size still works."""
+    room = make_room()
+    stage = room["stage"]
+    name = f"code:{room['question'].pk}"
+    before = StageEvent.objects.filter(stage=stage).count()
+
+    async def scenario():
+        candidate = await RoomClient(
+            live_server_url, stage.pk, token=room["candidate_token"]
+        ).connect()
+        huge = code_update(Doc(), "x" * (WS_MAX_BYTES // 2)) + "A" * WS_MAX_BYTES
+        await candidate.send({"type": "doc.update", "doc": name, "update": huge})
+        await asyncio.wait_for(candidate._reader, WAIT_S)  # ends when the socket closes
+        code = candidate.ws.close_code
+        await candidate.connect()
+        update = code_update(Doc(), "print(42)\n")
+        await candidate.send({"type": "doc.update", "doc": name, "update": update})
+        await candidate.wait_for(lambda m: m["type"] == "doc.update")
+        await candidate.close()
+        return code
+
+    code = asyncio.run(scenario())
+    assert code == 1009
+    events = StageEvent.objects.filter(stage=stage, seq__gt=before).values_list("type", flat=True)
+    assert list(events).count("doc.update") == 1
 
 
 # --- (c) a Redis restart mid-room -----------------------------------------------------------
