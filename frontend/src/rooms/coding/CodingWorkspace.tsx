@@ -294,12 +294,15 @@ export function CodingWorkspace({ room, editable, side }: { room: Room; editable
                 role="tab"
                 aria-selected={q.id === question.id}
                 className={`tab ${q.id === question.id ? "active" : ""}`}
+                title={q.title}
                 onClick={() => {
                   setQuestionId(q.id);
                   setPart(1);
                 }}
               >
-                Q{i + 1}. {q.title}
+                <span>
+                  Q{i + 1}. {q.title}
+                </span>
               </button>
             ))}
           </div>
