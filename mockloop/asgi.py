@@ -10,14 +10,16 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from interviews.realtime.auth import AuthStack  # noqa: E402
 from interviews.realtime.routing import websocket_urlpatterns  # noqa: E402
+from mockloop.limits import RequestBodyLimit  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": RequestBodyLimit(django_asgi_app, settings.REQUEST_BODY_MAX_BYTES),
         "websocket": AllowedHostsOriginValidator(AuthStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -142,6 +142,9 @@ WHITENOISE_USE_FINDERS = True
 
 # Bodies are capped well above the 64 KiB code limit so the API can answer 413 itself.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2 * 1024 * 1024)
+# Any request body, before Django reads it (mockloop/limits.py): the bank import's 64 MiB
+# plus room for multipart framing.
+REQUEST_BODY_MAX_BYTES = env_int("REQUEST_BODY_MAX_BYTES", 65 * 1024 * 1024)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
