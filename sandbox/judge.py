@@ -56,6 +56,7 @@ _MEMORY_MESSAGES = (
     b"MemoryError",  # Python: an allocation the kernel refused outright
     b"JavaScript heap out of memory",  # Node: --max-old-space-size reached
     b"std::bad_alloc",  # C++: operator new failed
+    b"fatal error: runtime: out of memory",  # Go: the kernel refused the heap's growth
 )
 
 

@@ -73,6 +73,8 @@ from interviews.models.bank import (
 )
 from interviews.services.audit import audit_record
 from interviews.services.errors import DomainError, InvalidInput, StateConflict
+from sandbox.api import FUNCTION_LANGUAGES
+from sandbox.api import LANGUAGES as SANDBOX_LANGUAGES
 
 SHIPPED_BANK_DIR = Path(__file__).resolve().parent.parent / "bank"
 
@@ -603,6 +605,18 @@ class _Validator:
         if scope.get(obj, "languages") is not _MISSING and not languages:
             scope.error(_key(path, "languages"), "must list at least one language")
         io = scope.choice(obj, "io", path, _choices(IoMode), IoMode.STDIO.value)
+        # A language the model knows but no runner image runs yet (java) would only fail
+        # when the reference is verified or a candidate submits; say so at import.
+        function = io == IoMode.FUNCTION
+        runnable = FUNCTION_LANGUAGES if function else SANDBOX_LANGUAGES
+        listed = obj.get("languages") if isinstance(obj.get("languages"), list) else []
+        for i, language in enumerate(listed):
+            if language in languages and language not in runnable:
+                scope.error(
+                    _index(_key(path, "languages"), i),
+                    f"{language} cannot be judged {'in io: function' if function else 'yet'};"
+                    f" use one of: {', '.join(runnable)}",
+                )
         spec: dict[str, Any] = {"languages": languages, "io": io}
         entrypoint = scope.string(obj, "entrypoint", path, max_length=80)
         if io == IoMode.FUNCTION:

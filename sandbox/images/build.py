@@ -48,7 +48,7 @@ from pathlib import Path
 SANDBOX_DIR = Path(__file__).resolve().parent.parent
 IMAGES_DIR = SANDBOX_DIR / "images"
 PROJECT_DIR = SANDBOX_DIR.parent
-LANGUAGES = ("python", "javascript", "cpp")
+LANGUAGES = ("python", "javascript", "cpp", "go")
 RECIPE_VERSION = "1"
 SUITE = "bookworm"
 RUNNER_MARKER = "# ---- runner layer ----"

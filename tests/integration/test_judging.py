@@ -95,6 +95,25 @@ def test_run_mode_shows_samples_and_custom_stdin(celery_worker, candidate_client
     assert echo["total"] == 1
 
 
+def test_a_go_submission_is_compiled_and_judged(celery_worker, candidate_client):
+    """Go end to end, once a question lists it: API, worker, compile, run."""
+    candidate, client = candidate_client
+    stage, question = _challenge(candidate)
+    Question.objects.filter(pk=question.pk).update(languages=[*question.languages, "go"])
+    code = (
+        'package main\n\nimport (\n\t"bufio"\n\t"fmt"\n\t"os"\n)\n\n'
+        "func main() {\n\ts, _ := bufio.NewReader(os.Stdin).ReadString('\\n')\n"
+        "\tr := []rune(s[:len(s)-1])\n\tfor i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {\n"
+        "\t\tr[i], r[j] = r[j], r[i]\n\t}\n\tfmt.Println(string(r))\n}\n"
+    )
+    run_id = _submit(client, stage, question, code, mode="run", stdin="abc\n", language="go")
+    run = _wait_done(client, run_id)
+    assert run["tests"][0]["output"] == "cba\n", run
+    broken_id = _submit(client, stage, question, "package main\n", mode="run", language="go")
+    broken = _wait_done(client, broken_id)
+    assert broken["verdict"] == "compile_error", broken
+
+
 def test_killed_worker_still_gives_exactly_one_verdict_and_leaves_no_container(
     start_worker, celery_worker, candidate_client
 ):

@@ -49,6 +49,28 @@ ATTACKS = [
         language="cpp",
     ),
     Attack(
+        "fork bomb (go)",
+        'package main\nimport "syscall"\nfunc main() {\n\tfor {\n'
+        '\t\tsyscall.ForkExec("/proc/self/exe", []string{"x"}, nil)\n\t}\n}\n',
+        "time_limit",
+        language="go",
+    ),
+    Attack(
+        # goroutines that each pin a thread: the pids limit stops the threads and the
+        # Go runtime dies ("failed to create new OS thread")
+        "thread explosion (go)",
+        'package main\nimport "runtime"\nfunc main() {\n\tfor {\n'
+        "\t\tgo func() { runtime.LockOSThread(); select {} }()\n\t}\n}\n",
+        "runtime_error",
+        language="go",
+    ),
+    Attack(
+        "goroutine explosion (go)",
+        "package main\nfunc main() {\n\tfor {\n\t\tgo func() { select {} }()\n\t}\n}\n",
+        "memory_limit",
+        language="go",
+    ),
+    Attack(
         "memory bomb",
         "chunks = []\nwhile True:\n    chunks.append('x' * 10_000_000)\n",
         "memory_limit",
@@ -71,6 +93,20 @@ ATTACKS = [
         "memory_limit",
         language="cpp",
     ),
+    Attack(
+        "memory bomb (go)",
+        "package main\nvar keep [][]byte\nfunc main() {\n\tfor {\n\t\tb := make([]byte, 1<<24)\n"
+        "\t\tfor i := range b {\n\t\t\tb[i] = 1\n\t\t}\n\t\tkeep = append(keep, b)\n\t}\n}\n",
+        "memory_limit",
+        language="go",
+    ),
+    Attack(
+        "memory bomb (go, one huge allocation)",
+        'package main\nimport "fmt"\nfunc main() {\n\tb := make([]byte, 50<<30)\n'
+        "\tfor i := 0; i < len(b); i += 4096 {\n\t\tb[i] = 1\n\t}\n\tfmt.Println(len(b))\n}\n",
+        "memory_limit",
+        language="go",
+    ),
     Attack("infinite loop", "while True:\n    pass\n", "time_limit"),
     Attack("sleep forever", "import time\ntime.sleep(10**6)\n", "time_limit"),
     Attack(
@@ -84,6 +120,15 @@ ATTACKS = [
         " for(int i=0;i<100;i++) fwrite(b,1,sizeof b,stdout); }\n",
         "output_limit",
         language="cpp",
+    ),
+    Attack(
+        "100 MB of output (go)",
+        'package main\nimport (\n\t"bufio"\n\t"os"\n)\nfunc main() {\n'
+        "\tw := bufio.NewWriter(os.Stdout)\n\tb := make([]byte, 1<<20)\n"
+        "\tfor i := range b {\n\t\tb[i] = 'x'\n\t}\n"
+        "\tfor i := 0; i < 100; i++ {\n\t\tw.Write(b)\n\t}\n\tw.Flush()\n}\n",
+        "output_limit",
+        language="go",
     ),
     Attack(
         "write to / and /etc",
@@ -106,6 +151,21 @@ ATTACKS = [
         "try:\n    socket.getaddrinfo('pypi.org', 443)\n    out.append('RESOLVED')\n"
         "except OSError:\n    out.append('no-dns')\nprint(*out)\n",
         "accepted",
+        expected="fast fast fast fast no-dns\n",
+    ),
+    Attack(
+        "socket to 127.0.0.1 and outside (go)",
+        'package main\nimport (\n\t"fmt"\n\t"net"\n\t"time"\n)\nfunc main() {\n'
+        '\tfor _, a := range []string{"127.0.0.1:22", "127.0.0.1:2375",'
+        ' "1.1.1.1:80", "8.8.8.8:53"} {\n'
+        '\t\tt := time.Now()\n\t\tc, err := net.DialTimeout("tcp", a, 5*time.Second)\n'
+        '\t\tif err == nil {\n\t\t\tc.Close()\n\t\t\tfmt.Print("CONNECTED ")\n'
+        '\t\t} else if time.Since(t) < 500*time.Millisecond {\n\t\t\tfmt.Print("fast ")\n'
+        '\t\t} else {\n\t\t\tfmt.Print("slow ")\n\t\t}\n\t}\n'
+        '\tif _, err := net.LookupHost("pypi.org"); err == nil {\n\t\tfmt.Println("RESOLVED")\n'
+        '\t} else {\n\t\tfmt.Println("no-dns")\n\t}\n}\n',
+        "accepted",
+        language="go",
         expected="fast fast fast fast no-dns\n",
     ),
     Attack(
@@ -164,6 +224,18 @@ ATTACKS = [
         language="cpp",
     ),
     Attack(
+        "compile error (go)",
+        "package main\nfunc main() {\n\tx := undefined_thing\n}\n",
+        "compile_error",
+        language="go",
+    ),
+    Attack(
+        "panic (go)",
+        'package main\nfunc main() {\n\tvar m map[string]int\n\tm["a"] = 1\n}\n',
+        "runtime_error",
+        language="go",
+    ),
+    Attack(
         "segfault",
         "int main(){ volatile int *p = nullptr; *p = 1; return 0; }\n",
         "runtime_error",
@@ -190,6 +262,14 @@ ATTACKS = [
         expected="0\n",
     ),
     Attack(
+        "read stdin to EOF when none is given (go)",
+        'package main\nimport (\n\t"fmt"\n\t"io"\n\t"os"\n)\nfunc main() {\n'
+        "\tb, _ := io.ReadAll(os.Stdin)\n\tfmt.Println(len(b))\n}\n",
+        "accepted",
+        language="go",
+        expected="0\n",
+    ),
+    Attack(
         "read stdin to EOF when none is given (c++)",
         "#include <iostream>\nint main(){ std::string s; long n=0; while (std::cin >> s) n++;"
         " std::cout << n << std::endl; }\n",
@@ -209,12 +289,16 @@ def test_attack(attack: Attack, clean_host) -> None:
     test = result.tests[0]
     assert result.verdict == attack.verdict, (result.error, test, result.compile_output)
     assert elapsed < attack.max_seconds
-    if attack.verdict == "compile_error" and attack.language == "cpp":
+    if attack.verdict == "compile_error" and attack.language in ("cpp", "go"):
         assert "undefined_thing" in result.compile_output
     if attack.name.startswith("segfault"):
         assert test.exit_signal == "SIGSEGV"
     if attack.name == "non-zero exit":
         assert test.exit_code == 3
+    if attack.name == "panic (go)":
+        assert test.exit_code == 2 and "panic: assignment to entry in nil map" in test.stderr
+    if attack.name == "thread explosion (go)":
+        assert "failed to create new OS thread" in test.stderr
     if attack.verdict == "output_limit":
         assert len(test.output) <= 64 * 1024  # what comes back for display is capped
     _host_still_works(clean_host)

@@ -15,6 +15,7 @@ def test_each_image_installs_python_for_the_runner():
     assert build.packages("python") == ["python3"]
     assert build.packages("javascript") == ["python3", "nodejs"]
     assert build.packages("cpp") == ["python3", "g++"]
+    assert build.packages("go") == ["python3", "golang-go"]
 
 
 def test_runner_layer_needs_no_network():

@@ -151,6 +151,8 @@ LIMITS = Limits(time_limit_ms=1000, memory_limit_mb=64, output_limit_mb=1)
         ({"exit_code": 1, "stderr": b"Traceback...\nMemoryError\n"}, "memory_limit"),
         ({"exit_code": 1, "stderr": b"MemoryError"}, "memory_limit"),
         ({"exit_code": 0, "stderr": b"MemoryError"}, "accepted"),  # exited 0: the checker decides
+        ({"exit_code": 2, "stderr": b"fatal error: runtime: out of memory\n"}, "memory_limit"),
+        ({"exit_code": 2, "stderr": b"panic: runtime error: index out of range"}, "runtime_error"),
         ({"stdout_size": 1024 * 1024 + 1}, "output_limit"),
         ({"signal": int(signal.SIGXFSZ), "exit_code": None}, "output_limit"),
         ({"signal": int(signal.SIGSEGV), "exit_code": None}, "runtime_error"),
@@ -194,6 +196,7 @@ def test_overall_verdict_is_the_first_failure_in_test_order():
         Job(language="ruby", code=""),
         Job(language="python", code="", io="socket"),
         Job(language="cpp", code="", io="function", entrypoint="solve"),
+        Job(language="go", code="", io="function", entrypoint="solve"),
         Job(language="python", code="", io="function", entrypoint="not valid"),
         Job(language="python", code="", io="function"),
         Job(language="python", code="", checker="fuzzy"),

@@ -42,12 +42,23 @@ STDIO = {
         " cout << s << '\\n' << 0 << '\\n'; }\n",
         "slow": "int main(){ volatile unsigned long x = 0; for (;;) x++; }\n",
     },
+    "go": {
+        "correct": 'package main\n\nimport (\n\t"bufio"\n\t"fmt"\n\t"os"\n)\n\n'
+        "func main() {\n\tr := bufio.NewReader(os.Stdin)\n\tvar n int\n\tfmt.Fscan(r, &n)\n"
+        "\ts, m := 0, -1<<62\n\tfor i := 0; i < n; i++ {\n\t\tvar x int\n\t\tfmt.Fscan(r, &x)\n"
+        "\t\ts += x\n\t\tif x > m {\n\t\t\tm = x\n\t\t}\n\t}\n\tfmt.Println(s)\n"
+        "\tfmt.Println(m)\n}\n",
+        "wrong": 'package main\n\nimport "fmt"\n\nfunc main() {\n\tvar n, s int\n'
+        "\tfmt.Scan(&n)\n\tfor i := 0; i < n; i++ {\n\t\tvar x int\n\t\tfmt.Scan(&x)\n"
+        "\t\ts += x\n\t}\n\tfmt.Println(s)\n\tfmt.Println(0)\n}\n",
+        "slow": "package main\n\nfunc main() {\n\tx := 0\n\tfor {\n\t\tx++\n\t}\n}\n",
+    },
 }
 EXPECTED = {"correct": "accepted", "wrong": "wrong_answer", "slow": "time_limit"}
 
 
 @pytest.mark.parametrize("kind", ["correct", "wrong", "slow"])
-@pytest.mark.parametrize("language", ["python", "javascript", "cpp"])
+@pytest.mark.parametrize("language", ["python", "javascript", "cpp", "go"])
 def test_stdio_solutions(language, kind, clean_host):
     job = Job(language=language, code=STDIO[language][kind], limits=LIMITS, checker="exact")
     tests = STDIO_TESTS[:1] if kind == "slow" else STDIO_TESTS
@@ -189,3 +200,40 @@ def test_memory_is_measured(clean_host):
         Job(language="python", code=code, limits=low), [Test("", "")], engine=clean_host
     )
     assert result.verdict == "memory_limit"
+
+
+def test_go_runs_on_the_container_cpus_without_the_compilers_files(clean_host):
+    """GOMAXPROCS follows the container's CPU quota (Go 1.19 would size it from the
+    host's CPUs); the build cache is gone and no build setting reaches the program."""
+    code = (
+        'package main\n\nimport (\n\t"fmt"\n\t"os"\n\t"runtime"\n\t"sort"\n)\n\n'
+        'func main() {\n\td, _ := os.ReadDir("/tmp")\n\tw, _ := os.ReadDir("/work")\n'
+        "\tnames := []string{}\n\tfor _, e := range append(d, w...) {\n"
+        "\t\tnames = append(names, e.Name())\n\t}\n\tsort.Strings(names)\n"
+        '\tfmt.Println(runtime.GOMAXPROCS(0), os.Getenv("GOCACHE") == "", names)\n}\n'
+    )
+    job = Job(language="go", code=code, limits=Limits(time_limit_ms=1000, cpus=1.0))
+    result = run_tests(job, [Test("", "1 true [main main.go]\n")], engine=clean_host)
+    assert result.verdict == "accepted", (result.tests, result.compile_output)
+
+
+def test_go_goroutines_fit_in_the_pids_limit(clean_host):
+    """10,000 goroutines that sleep, send and allocate (GC on) run on a handful of
+    threads: the pids limit (64, threads included) leaves a normal Go program alone."""
+    code = (
+        'package main\n\nimport (\n\t"fmt"\n\t"os"\n\t"strings"\n\t"sync"\n\t"time"\n)\n\n'
+        "func main() {\n\tvar wg sync.WaitGroup\n\tc := make(chan int, 100)\n"
+        "\tfor i := 0; i < 10000; i++ {\n\t\twg.Add(1)\n\t\tgo func(i int) {\n"
+        "\t\t\tdefer wg.Done()\n\t\t\ttime.Sleep(time.Millisecond)\n"
+        "\t\t\t_ = make([]byte, 64<<10)\n\t\t\tc <- i\n\t\t}(i)\n\t}\n"
+        "\tgo func() { wg.Wait(); close(c) }()\n\ts := 0\n\tfor v := range c {\n\t\ts += v\n\t}\n"
+        '\tstatus, _ := os.ReadFile("/proc/self/status")\n\tthreads := 0\n'
+        '\tfor _, l := range strings.Split(string(status), "\\n") {\n'
+        '\t\tif strings.HasPrefix(l, "Threads:") {\n\t\t\tfmt.Sscan(l[8:], &threads)\n\t\t}\n\t}\n'
+        '\tfmt.Println(s)\n\tfmt.Fprintln(os.Stderr, "threads", threads)\n}\n'
+    )
+    job = Job(language="go", code=code, limits=LIMITS)
+    result = run_tests(job, [Test("", "49995000\n")], engine=clean_host)
+    assert result.verdict == "accepted", (result.tests, result.compile_output)
+    threads = int(result.tests[0].stderr.split()[1])
+    assert threads < 16, result.tests[0].stderr

@@ -4,8 +4,8 @@ import type { BankFile, BankLoop, BankRubric, QuestionAdmin } from "../api/clien
 
 export type QuestionKind = "coding" | "design" | "review" | "discussion";
 export const QUESTION_KINDS: QuestionKind[] = ["coding", "design", "review", "discussion"];
-export const LANGUAGES = ["python", "javascript", "cpp"] as const;
-export const LANGUAGE_LABEL: Record<string, string> = { python: "Python 3", javascript: "JavaScript", cpp: "C++17" };
+export const LANGUAGES = ["python", "javascript", "cpp", "go"] as const;
+export const LANGUAGE_LABEL: Record<string, string> = { python: "Python 3", javascript: "JavaScript", cpp: "C++17", go: "Go 1.19" };
 export const TRIGGERS = ["manual", "on_part_passed", "after_minutes"] as const;
 export const TRIGGER_LABEL: Record<string, string> = {
   manual: "Manual (coach pushes it)",

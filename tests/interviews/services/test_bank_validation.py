@@ -116,6 +116,16 @@ def test_a_file_with_many_errors_lists_all_of_them_and_imports_nothing(tmp_path)
             "must be one of: python, javascript, cpp, go, java",
         ),
         (
+            lambda q: q["coding"].update(languages=["python", "java"]),
+            "coding.languages[1]",
+            "java cannot be judged yet; use one of: python, javascript, cpp, go",
+        ),
+        (
+            lambda q: q["coding"].update(io="function", entrypoint="solve", languages=["cpp"]),
+            "coding.languages[0]",
+            "cpp cannot be judged in io: function; use one of: python, javascript",
+        ),
+        (
             lambda q: q["coding"].update(io="socket"),
             "coding.io",
             "must be one of: stdio, function",
@@ -363,3 +373,15 @@ def test_question_validate_keys_errors_by_field_path():
         "coding.parts[0].title": ["must not be empty"],
         "rubric": ["unknown rubric 'code-rubric'"],
     }
+
+
+def test_go_is_a_coding_language():
+    """A question may list Go (stdio; the sandbox compiles it with Debian's Go 1.19)."""
+    question = data.coding_question()
+    question.pop("rubric", None)
+    question["coding"]["languages"] = ["python", "go"]
+    question["coding"]["starter"]["go"] = "package main\n\nfunc main() {\n}\n"
+    question["coding"]["reference"]["go"] = "package main\n\nfunc main() {\n}\n"
+    spec = question_validate(question)
+    assert spec["coding"]["languages"] == ["python", "go"]
+    assert set(spec["coding"]["reference"]) == {"python", "go"}

@@ -105,3 +105,12 @@ def test_auto_submit_at_the_deadline(world, monkeypatch):
         )
         is None
     )
+
+
+def test_go_is_accepted_when_the_question_lists_it(world, monkeypatch):
+    monkeypatch.setattr(service, "queue_judging", lambda pk: None)
+    with pytest.raises(InvalidInput):
+        create(world, language="go")
+    m.Question.objects.filter(pk=world.coding_q.pk).update(languages=["python", "go"])
+    submission = create(world, language="go", code="package main\n\nfunc main() {\n}\n")
+    assert submission.language == "go"

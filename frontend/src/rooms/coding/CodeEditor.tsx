@@ -35,7 +35,7 @@ export async function loadLanguage(language: string): Promise<Extension> {
       return (await import("@codemirror/lang-javascript")).javascript();
     case "cpp":
       return (await import("@codemirror/lang-cpp")).cpp();
-    default:
+    default: // e.g. go: plain text (no Go mode among the dependencies yet)
       return [];
   }
 }

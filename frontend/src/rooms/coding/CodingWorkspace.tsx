@@ -10,7 +10,7 @@ import { CodeEditor, type RemoteCursor } from "./CodeEditor";
 import { useSubmissions } from "./useSubmissions";
 import { VerdictTable } from "./VerdictTable";
 
-const LANGUAGE_LABEL: Record<string, string> = { python: "Python 3", javascript: "JavaScript (Node)", cpp: "C++17" };
+const LANGUAGE_LABEL: Record<string, string> = { python: "Python 3", javascript: "JavaScript (Node)", cpp: "C++17", go: "Go 1.19" };
 
 function languagesOf(q: StageQuestion): string[] {
   return Array.isArray(q.languages) ? (q.languages as string[]) : ["python"];
