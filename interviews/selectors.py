@@ -308,7 +308,11 @@ def stage_detail_for(user: AnyUser, stage_id: int) -> Stage:
             questions.append(question)
     stage.question_list = questions
 
-    if stage.rubric_id:
+    # Usually the stage's rubric is also a question's, already loaded with its dimensions.
+    loaded = {link.question.rubric_id: link.question.rubric for link in links}
+    if stage.rubric_id and stage.rubric_id in loaded:
+        stage.rubric_obj = loaded[stage.rubric_id]
+    elif stage.rubric_id:
         stage.rubric_obj = Rubric.objects.prefetch_related("dimensions").get(pk=stage.rubric_id)
     else:
         stage.rubric_obj = links[0].question.rubric if links else None
