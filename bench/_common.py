@@ -3,6 +3,7 @@ folder is first on sys.path and `from _common import ...` finds this module."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -36,3 +37,31 @@ def manage(env: dict, *args: str) -> str:
     if out.returncode:
         raise SystemExit(f"manage.py {' '.join(args)} failed:\n{out.stderr[-3000:]}")
     return out.stdout
+
+
+def bench_env(var_dir: Path, **extra: str) -> dict[str, str]:
+    """The environment of the processes a bench starts: this one's, minus its database and
+    Redis, plus a private var dir, production-like settings and quiet logs."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(
+        MOCKLOOP_VAR_DIR=str(var_dir),
+        SECRET_KEY="bench-" + "x" * 40,
+        DEBUG="0",
+        MOCKLOOP_TESTING="1",
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+        **extra,
+    )
+    return env
+
+
+def postgres_url(name: str) -> str:
+    """A fresh local PostgreSQL database `name` (scripts/postgres.sh), as a URL."""
+    return subprocess.run(
+        ["scripts/postgres.sh"],
+        cwd=ROOT,
+        env={**os.environ, "MOCKLOOP_PG_NAME": name},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()

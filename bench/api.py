@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import signal
 import statistics
@@ -34,7 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import requests
-from _common import PY, ROOT, manage, wait_http
+from _common import PY, ROOT, bench_env, manage, postgres_url, wait_http
 
 from mockloop.web import APP, POOL_ENV, free_port, web_command
 
@@ -143,27 +142,10 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="mockloop-bench-api-"))
     procs: list[subprocess.Popen] = []
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env.update(
-        MOCKLOOP_VAR_DIR=str(tmp),
-        SECRET_KEY="bench-" + "x" * 40,
-        DEBUG="0",
-        MOCKLOOP_TESTING="1",
-        LOG_LEVEL="WARNING",
-        PYTHONUNBUFFERED="1",
-    )
+    env = bench_env(tmp)
     db_label = "SQLite"
     if args.postgres:
-        name = "mockloop_bench"
-        url = subprocess.run(
-            ["scripts/postgres.sh"],
-            cwd=ROOT,
-            env={**os.environ, "MOCKLOOP_PG_NAME": name},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        env["DATABASE_URL"] = url
+        env["DATABASE_URL"] = postgres_url("mockloop_bench")
         env.update(POOL_ENV)  # as the Procfile's web
         db_label = "PostgreSQL"
     try:

@@ -50,7 +50,7 @@ from pathlib import Path
 import redis
 import redis.asyncio as aioredis
 import requests
-from _common import PY, ROOT, manage, wait_http
+from _common import PY, ROOT, bench_env, manage, postgres_url, wait_http
 from pycrdt import Doc, Text
 from websockets.asyncio.client import connect
 
@@ -388,28 +388,10 @@ def main() -> None:
     var_dir.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="mockloop-bench-live-", dir=var_dir))
     procs: list[subprocess.Popen] = []
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env.update(
-        MOCKLOOP_VAR_DIR=str(tmp),
-        SECRET_KEY="bench-" + "x" * 40,
-        DEBUG="0",
-        MOCKLOOP_TESTING="1",
-        LOG_LEVEL="WARNING",
-        PYTHONUNBUFFERED="1",
-        THROTTLE_FOLLOW_UPS="100000/min",
-        THROTTLE_CHAT="100000/min",
-    )
+    env = bench_env(tmp, THROTTLE_FOLLOW_UPS="100000/min", THROTTLE_CHAT="100000/min")
     db_label = "SQLite"
     if args.postgres:
-        url = subprocess.run(
-            ["scripts/postgres.sh"],
-            cwd=ROOT,
-            env={**os.environ, "MOCKLOOP_PG_NAME": PG_NAME},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        env["DATABASE_URL"] = url
+        env["DATABASE_URL"] = postgres_url(PG_NAME)
         db_label = "PostgreSQL"
     try:
         redis_port = free_port()
