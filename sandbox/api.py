@@ -22,10 +22,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
 from sandbox import judge
-from sandbox.engine import Engine, Frame, Profile, SandboxUnavailable, get_engine
+from sandbox.engine import COMPILED, Engine, Frame, Profile, SandboxUnavailable, get_engine
 
 LANGUAGES = ("python", "javascript", "cpp", "go")
-COMPILED_LANGUAGES = ("cpp", "go")
 IO_MODES = ("stdio", "function")
 FUNCTION_LANGUAGES = ("python", "javascript")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
@@ -156,7 +155,7 @@ def profile_for(job: Job, input_bytes: int = 0) -> Profile:
     memory = limits.memory_limit_mb + 2 * math.ceil(limits.output_limit_mb) + 64
     if input_bytes > 8 << 20:
         memory += 64 * math.ceil(3 * input_bytes / (64 << 20))
-    if job.language in COMPILED_LANGUAGES:
+    if job.language in COMPILED:
         # g++ -O2 peaks near 200 MB on a heavy #include; go build too when a program
         # imports net/http (rebuilt without cgo)
         memory = max(memory, 384)
@@ -205,7 +204,7 @@ def _payload(job: Job, tests: Sequence[Test]) -> dict:
 
 def _deadline_s(job: Job, n_tests: int) -> float:
     limits = job.limits
-    compiled = job.language in COMPILED_LANGUAGES
+    compiled = job.language in COMPILED
     compile_s = 2 * limits.compile_time_limit_ms / 1000 if compiled else 0
     return compile_s + n_tests * (limits.wall_ms / 1000 + 0.5) + 10
 

@@ -45,7 +45,7 @@ CONTAINER_ENV = {
     "LANG": "C.UTF-8",
     "HOME": "/tmp",
 }
-COMPILED = {"cpp", "go"}
+COMPILED = {"cpp", "go"}  # compiled once per job: exec /work, compile limits
 STDERR_CAP = 64 * 1024  # the runner's own diagnostics
 MAX_JOB_SECONDS = 900  # sweep backstop for containers whose worker vanished
 
