@@ -8,6 +8,7 @@
   (`browser_type_launch_args`); never `playwright install`.
 """
 
+import contextlib
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mockloop.settings")
@@ -157,22 +158,19 @@ def live_server_env(
     return env
 
 
-@pytest.fixture(scope="session")
-def _live_server(live_server_env: dict[str, str]) -> Iterator[LiveServer]:
+@contextlib.contextmanager
+def running_web_server(env: dict[str, str], name: str = "live-server") -> Iterator[LiveServer]:
+    """The shipped web command on a free port with `env`, serving until the block ends;
+    its output goes to var/log/<name>-<port>.log."""
     port = free_port()
     log_dir = VAR_DIR / "log"
     log_dir.mkdir(parents=True, exist_ok=True)
-    log_path = log_dir / f"live-server-{port}.log"
+    log_path = log_dir / f"{name}-{port}.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            web_command(port),
-            cwd=BASE_DIR,
-            # As the Procfile's web: on PostgreSQL (CI) requests borrow pooled connections.
-            env={**live_server_env, **POOL_ENV},
-            stdout=log,
-            stderr=subprocess.STDOUT,
+            web_command(port), cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT
         )
-    server = LiveServer(f"http://127.0.0.1:{port}", live_server_env, process, log_path)
+    server = LiveServer(f"http://127.0.0.1:{port}", env, process, log_path)
     try:
         _wait_until_serving(server)
         yield server
@@ -183,6 +181,13 @@ def _live_server(live_server_env: dict[str, str]) -> Iterator[LiveServer]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture(scope="session")
+def _live_server(live_server_env: dict[str, str]) -> Iterator[LiveServer]:
+    # As the Procfile's web: on PostgreSQL (CI) requests borrow pooled connections.
+    with running_web_server({**live_server_env, **POOL_ENV}) as server:
+        yield server
 
 
 def _wait_until_serving(server: LiveServer) -> None:

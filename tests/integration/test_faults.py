@@ -4,7 +4,6 @@ database drops its connections under a running server."""
 import asyncio
 import contextlib
 import os
-import subprocess
 import threading
 import time
 from pathlib import Path
@@ -15,7 +14,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from interviews.models import StageEvent, Submission
-from mockloop.web import free_port, web_command
+from tests.conftest import running_web_server
 from tests.integration.test_judging import _challenge, _submit, _wait_done
 
 pytestmark = pytest.mark.integration
@@ -135,24 +134,10 @@ def test_database_connection_drop_fails_one_request_cleanly_then_recovers(
     PostgreSQL kills them; the next request fails cleanly (JSON 5xx, no hang) or succeeds,
     and the one after succeeds. A pool checks connections before lending them, so with it
     not even the first request fails."""
-    port = free_port()
-    env = {**live_server_env, **db_env}
-    server = subprocess.Popen(
-        web_command(port),
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if requests.get(f"{base}/readyz", timeout=2).status_code in (200, 503):
-                    break
-            except requests.RequestException:
-                assert time.monotonic() < deadline
-                time.sleep(0.2)
+    with running_web_server({**live_server_env, **db_env}, "db-drop-server") as server:
+        base = server.url
+        # the server holds database connections (opened by readyz) when PostgreSQL kills them
+        assert requests.get(f"{base}/readyz", timeout=10).json()["checks"]["database"]["ok"]
         assert requests.get(f"{base}/api/v1/loop-templates/", timeout=5).status_code == 401
         with connection.cursor() as cursor:
             cursor.execute(
@@ -166,6 +151,3 @@ def test_database_connection_drop_fails_one_request_cleanly_then_recovers(
             assert first.json()["checks"]["database"] == {"ok": True}
         second = requests.get(f"{base}/readyz", timeout=10)
         assert second.json()["checks"]["database"] == {"ok": True}
-    finally:
-        server.terminate()
-        server.wait(timeout=10)

@@ -34,10 +34,10 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from interviews.models import Stage, StageEvent, StageQuestion, Submission
 from interviews.realtime.events import emit
 from interviews.services.stages import stage_start
-from mockloop.env import BASE_DIR, VAR_DIR
-from mockloop.web import WS_MAX_BYTES, free_port, web_command
+from mockloop.env import VAR_DIR
+from mockloop.web import WS_MAX_BYTES, free_port
 from tests import factories
-from tests.conftest import LiveServer, _wait_until_serving
+from tests.conftest import running_web_server
 from tests.factories import CoachFactory, FollowUpFactory, PartFactory, StageFactory, UserFactory
 
 pytestmark = pytest.mark.integration
@@ -458,28 +458,11 @@ def own_redis_and_server(live_server_env):
     log_dir.mkdir(parents=True, exist_ok=True)
     redis_server = RedisServer(free_port(), log_dir / f"live-redis-{os.getpid()}.log")
     redis_server.start()
-    port = free_port()
     env = {**live_server_env, "REDIS_URL": redis_server.url}
-    log_path = log_dir / f"live-server-own-redis-{port}.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            web_command(port),
-            cwd=BASE_DIR,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    server = LiveServer(f"http://127.0.0.1:{port}", env, process, log_path)
     try:
-        _wait_until_serving(server)
-        yield redis_server, server
+        with running_web_server(env, "live-server-own-redis") as server:
+            yield redis_server, server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
         redis_server.kill()
 
 
