@@ -143,15 +143,36 @@ def readyz(request: HttpRequest) -> JsonResponse:
 # --- metrics -----------------------------------------------------------------------------
 
 
+def _domain_families() -> tuple[GaugeMetricFamily, ...]:
+    return (
+        GaugeMetricFamily("mockloop_judge_queue_depth", "Judge jobs waiting in the broker."),
+        GaugeMetricFamily("mockloop_submissions", "Submissions by status.", labels=["status"]),
+        GaugeMetricFamily(
+            "mockloop_sandbox_verdicts", "Judged submissions by verdict.", labels=["verdict"]
+        ),
+        GaugeMetricFamily(
+            "mockloop_judge_latency_seconds",
+            "Submit-to-verdict latency over the last hour's judged submissions.",
+            labels=["quantile"],
+        ),
+    )
+
+
 class DomainCollector(Collector):
     """Metrics read at scrape time from Redis and the database (shared by all processes)."""
+
+    def describe(self):
+        """The families without values: without this, registering the collector would
+        run `collect()`, i.e. query the database and Redis when the module is imported
+        (inside whichever request first loads the middleware)."""
+        return _domain_families()
 
     def collect(self):
         from django.db.models import Count
 
         from interviews.models import Submission
 
-        depth = GaugeMetricFamily("mockloop_judge_queue_depth", "Judge jobs waiting in the broker.")
+        depth, states, verdicts, latency = _domain_families()
         try:
             value = queue_depth()
             if value is not None:
@@ -160,17 +181,6 @@ class DomainCollector(Collector):
             pass
         yield depth
 
-        states = GaugeMetricFamily(
-            "mockloop_submissions", "Submissions by status.", labels=["status"]
-        )
-        verdicts = GaugeMetricFamily(
-            "mockloop_sandbox_verdicts", "Judged submissions by verdict.", labels=["verdict"]
-        )
-        latency = GaugeMetricFamily(
-            "mockloop_judge_latency_seconds",
-            "Submit-to-verdict latency over the last hour's judged submissions.",
-            labels=["quantile"],
-        )
         try:
             for row in Submission.objects.values("status").annotate(n=Count("id")):
                 states.add_metric([row["status"]], row["n"])

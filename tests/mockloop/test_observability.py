@@ -58,6 +58,20 @@ def test_metrics_expose_latency_websockets_queue_and_verdicts():
     assert 'route="healthz"' in text
 
 
+@pytest.mark.django_db
+def test_registering_the_domain_metrics_reads_nothing(django_assert_num_queries):
+    """Registration describes the families; only a scrape reads the database."""
+    from prometheus_client import CollectorRegistry
+
+    from mockloop.observability import DomainCollector
+
+    registry = CollectorRegistry(auto_describe=True)  # as the global REGISTRY
+    with django_assert_num_queries(0):
+        registry.register(DomainCollector())
+    names = {family.name for family in registry.collect()}
+    assert {"mockloop_submissions", "mockloop_judge_latency_seconds"} <= names
+
+
 def test_metrics_can_be_limited_to_scrapers(settings):
     settings.METRICS_ALLOWED_IPS = ["10.1.2.3"]
     assert Client().get("/metrics").status_code == 404
