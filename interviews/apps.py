@@ -5,3 +5,8 @@ class InterviewsConfig(AppConfig):
     name = "interviews"
     verbose_name = "Interviews"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from interviews import bank_cache
+
+        bank_cache.connect_signals()

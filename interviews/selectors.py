@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from interviews import bank_cache
 from interviews.models import (
     FollowUp,
     Loop,
@@ -35,7 +36,6 @@ from interviews.models import (
     StageQuestion,
     StageTemplate,
     Submission,
-    TestCase,
 )
 from interviews.models.bank import QuestionStatus
 from interviews.roles import ADMIN, COACH, role_of
@@ -252,29 +252,8 @@ def stage_detail_for(user: AnyUser, stage_id: int) -> Stage:
     """
     stage = stage_for(user, stage_id)
     coach_view = can_act_as_coach(user, stage)
-    question_prefetches = [
-        Prefetch(
-            "question__parts",
-            queryset=Part.objects.order_by("position").prefetch_related(
-                Prefetch(
-                    "tests",
-                    queryset=TestCase.objects.filter(
-                        visibility=TestCase.Visibility.SAMPLE
-                    ).order_by("position"),
-                    to_attr="sample_tests",
-                )
-            ),
-        ),
-        Prefetch("question__follow_ups", queryset=FollowUp.objects.order_by("position")),
-        "question__rubric__dimensions",
-    ]
-    if coach_view:
-        question_prefetches.append("question__flaws")
     links = list(
-        StageQuestion.objects.filter(stage=stage)
-        .select_related("question__rubric")
-        .prefetch_related(*question_prefetches)
-        .order_by("position")
+        StageQuestion.objects.filter(stage=stage).select_related("question").order_by("position")
     )
     pushed = list(
         StageFollowUp.objects.filter(stage=stage)
@@ -287,35 +266,30 @@ def stage_detail_for(user: AnyUser, stage_id: int) -> Stage:
 
     questions = []
     if coach_view or stage.status != Stage.Status.PENDING:
+        structures = bank_cache.question_structures({link.question_id for link in links})
         pushed_ids = {p.follow_up_id for p in pushed if p.follow_up_id}
         for link in links:
             question = link.question
-            follow_ups = list(question.follow_ups.all())
-            parts = list(question.parts.all())
+            structure = structures[question.pk]
             open_numbers = open_part_numbers(
-                [p.position for p in parts],
-                [f.unlocks_part for f in follow_ups],
+                [p.position for p in structure.parts],
+                [f.unlocks_part for f in structure.follow_ups],
                 [p.unlocks_part for p in pushed if p.question_id == question.pk and p.unlocks_part],
             )
-            for part in parts:
+            for part in structure.parts:
                 part.locked = part.position not in open_numbers
-            question.part_list = [p for p in parts if coach_view or not p.locked]
+            question.part_list = [p for p in structure.parts if coach_view or not p.locked]
             if coach_view:
-                for follow_up in follow_ups:
+                for follow_up in structure.follow_ups:
                     follow_up.pushed = follow_up.pk in pushed_ids
-                question.follow_up_list = follow_ups
-                question.flaw_list = list(question.flaws.all())
+                question.follow_up_list = structure.follow_ups
+                question.flaw_list = structure.flaws
             questions.append(question)
     stage.question_list = questions
 
-    # Usually the stage's rubric is also a question's, already loaded with its dimensions.
-    loaded = {link.question.rubric_id: link.question.rubric for link in links}
-    if stage.rubric_id and stage.rubric_id in loaded:
-        stage.rubric_obj = loaded[stage.rubric_id]
-    elif stage.rubric_id:
-        stage.rubric_obj = Rubric.objects.prefetch_related("dimensions").get(pk=stage.rubric_id)
-    else:
-        stage.rubric_obj = links[0].question.rubric if links else None
+    rubric_id = stage.rubric_id or (links[0].question.rubric_id if links else None)
+    rubrics = bank_cache.rubrics_with_dimensions({rubric_id} if rubric_id else set())
+    stage.rubric_obj = rubrics.get(rubric_id)
     return stage
 
 

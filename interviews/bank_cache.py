@@ -1,0 +1,158 @@
+"""The bank's structure as stage detail reads it, cached in the shared cache.
+
+Stage detail is the page every candidate and coach reloads. Half of its cost was loading,
+on every request, the same parts (with sample tests), follow-ups, planted flaws and rubric
+dimensions of question versions that never change once a stage uses them. Here they are
+kept in the shared cache (Redis in production), under a *bank generation*: any save or
+delete of a bank row (from the API, an import or the Django admin) moves the generation
+on, so every process stops reading the old entries at once. Bank edits are rare; a
+global generation is simpler than tracking which question each row belongs to.
+
+Writes that bypass model signals (`QuerySet.update`, `bulk_create` without a saved
+parent) must call `bank_changed()` themselves.
+
+If the cache is unreachable, everything is read from the database: the cache only saves
+work. Hidden tests are never loaded here.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Prefetch
+from django.db.models.signals import post_delete, post_save
+
+from interviews.models import Dimension, FollowUp, Part, PlantedFlaw, Question, Rubric, TestCase
+
+log = logging.getLogger(__name__)
+
+GENERATION_KEY = "bank:generation"
+# Bounds how long an entry could outlive a lost generation bump (e.g. Redis down).
+ENTRY_SECONDS = 600
+BANK_MODELS = (Question, Part, TestCase, FollowUp, PlantedFlaw, Rubric, Dimension)
+
+
+@dataclass
+class QuestionStructure:
+    """What stage detail shows of one question version besides its own row."""
+
+    parts: list[Part] = field(default_factory=list)  # each with `sample_tests`
+    follow_ups: list[FollowUp] = field(default_factory=list)
+    flaws: list[PlantedFlaw] = field(default_factory=list)
+
+
+# --- the generation ----------------------------------------------------------------------
+
+
+def _bump() -> None:
+    try:
+        # A fresh start value, not 1: entries of an evicted generation must never match.
+        if cache.add(GENERATION_KEY, time.time_ns(), timeout=None):
+            return
+        cache.incr(GENERATION_KEY)
+    except ValueError:  # expired between add and incr
+        cache.add(GENERATION_KEY, time.time_ns(), timeout=None)
+    except Exception:
+        log.warning("bank cache: could not move the generation on", exc_info=True)
+
+
+def bank_changed() -> None:
+    """Invalidate every cached structure: now, and again once the transaction commits
+    (a read between the two could otherwise cache the rows from before the commit)."""
+    _bump()
+    transaction.on_commit(_bump)
+
+
+def _generation() -> int:
+    generation = cache.get(GENERATION_KEY)
+    if generation is None:
+        cache.add(GENERATION_KEY, time.time_ns(), timeout=None)
+        generation = cache.get(GENERATION_KEY)
+    return int(generation)
+
+
+def _on_bank_write(sender: type, **kwargs: Any) -> None:
+    bank_changed()
+
+
+def connect_signals() -> None:
+    for model in BANK_MODELS:
+        post_save.connect(_on_bank_write, sender=model, dispatch_uid=f"bank_cache.{model.__name__}")
+        post_delete.connect(
+            _on_bank_write, sender=model, dispatch_uid=f"bank_cache.{model.__name__}.delete"
+        )
+
+
+# --- loading -----------------------------------------------------------------------------
+
+
+def _load_questions(question_ids: list[int]) -> dict[int, QuestionStructure]:
+    structures = {pk: QuestionStructure() for pk in question_ids}
+    parts = Part.objects.filter(question_id__in=question_ids).order_by("question_id", "position")
+    parts = parts.prefetch_related(
+        Prefetch(
+            "tests",
+            queryset=TestCase.objects.filter(visibility=TestCase.Visibility.SAMPLE).order_by(
+                "position"
+            ),
+            to_attr="sample_tests",
+        )
+    )
+    for part in parts:
+        structures[part.question_id].parts.append(part)
+    follow_ups = FollowUp.objects.filter(question_id__in=question_ids)
+    for follow_up in follow_ups.order_by("question_id", "position"):
+        structures[follow_up.question_id].follow_ups.append(follow_up)
+    flaws = PlantedFlaw.objects.filter(question_id__in=question_ids)
+    for flaw in flaws.order_by("question_id", "position"):
+        structures[flaw.question_id].flaws.append(flaw)
+    return structures
+
+
+def _load_rubrics(rubric_ids: list[int]) -> dict[int, Rubric]:
+    rubrics = Rubric.objects.filter(pk__in=rubric_ids).prefetch_related(
+        Prefetch("dimensions", queryset=Dimension.objects.order_by("position"))
+    )
+    return {rubric.pk: rubric for rubric in rubrics}
+
+
+def _cached(prefix: str, ids: set[int], load: Any) -> dict[int, Any]:
+    """Entries for `ids`: from the cache where present, the rest loaded and stored."""
+    if not ids:
+        return {}
+    try:
+        generation = _generation()
+        keys = {f"bank:{generation}:{prefix}:{pk}": pk for pk in ids}
+        found = {keys[key]: value for key, value in cache.get_many(list(keys)).items()}
+    except Exception:
+        log.warning("bank cache: unreachable, reading the database", exc_info=True)
+        return load(sorted(ids))
+    missing = sorted(ids - found.keys())
+    if missing:
+        loaded = load(missing)
+        found.update(loaded)
+        try:
+            cache.set_many(
+                {key: loaded[pk] for key, pk in keys.items() if pk in loaded},
+                timeout=ENTRY_SECONDS,
+            )
+        except Exception:
+            log.warning("bank cache: could not store entries", exc_info=True)
+    return found
+
+
+def question_structures(question_ids: set[int]) -> dict[int, QuestionStructure]:
+    """Parts (ordered, with `sample_tests`), follow-ups and flaws of each question.
+
+    Each call returns fresh objects (unpickled or loaded), so callers may annotate them."""
+    return _cached("question", set(question_ids), _load_questions)
+
+
+def rubrics_with_dimensions(rubric_ids: set[int]) -> dict[int, Rubric]:
+    """Rubrics with their dimensions prefetched in order (`rubric.dimensions.all()`)."""
+    return _cached("rubric", set(rubric_ids), _load_rubrics)
