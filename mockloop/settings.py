@@ -105,7 +105,7 @@ REDIS_URL = env("REDIS_URL")
 
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {"BACKEND": "mockloop.cache.SharedRedisCache", "LOCATION": REDIS_URL}
     }
     CHANNEL_LAYERS = {
         "default": {
