@@ -19,8 +19,11 @@ WS_MAX_BYTES = 1024 * 1024
 POOL_ENV = {"DB_POOL_MAX_SIZE": "10"}
 
 
-def web_command(port: int, *, host: str = "127.0.0.1", workers: int = 1) -> list[str]:
-    """uvicorn with the ASGI app; Channels answers no `lifespan` scope, so it is off."""
+def web_command(
+    port: int, *, host: str = "127.0.0.1", workers: int = 1, access_log: bool = False
+) -> list[str]:
+    """uvicorn with the ASGI app; Channels answers no `lifespan` scope, so it is off.
+    Access lines are off unless asked for (the Procfile's web keeps them)."""
     uvicorn = str(Path(sys.executable).parent / "uvicorn")
     return [
         uvicorn,
@@ -35,7 +38,7 @@ def web_command(port: int, *, host: str = "127.0.0.1", workers: int = 1) -> list
         "off",
         "--ws-max-size",
         str(WS_MAX_BYTES),
-        "--no-access-log",
+        *([] if access_log else ["--no-access-log"]),
     ]
 
 

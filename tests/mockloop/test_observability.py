@@ -3,16 +3,14 @@
 import json
 import logging
 import os
-import subprocess
 import time
 import urllib.request
 
 import pytest
 from django.test import Client
 
-from mockloop.env import BASE_DIR
 from mockloop.logs import JsonFormatter, bind_log_context, log_context_var, request_id_var
-from mockloop.web import free_port, web_command
+from tests.conftest import running_web_server
 
 pytestmark = pytest.mark.django_db
 
@@ -110,29 +108,16 @@ def test_json_log_lines_carry_ids():
 def test_web_server_logs_requests_as_json_lines(tmp_path):
     """The shipped web command with LOG_FORMAT=json: uvicorn's own lines (start-up and one
     per request) come out as JSON objects like the app's, not as uvicorn's plain text."""
-    port = free_port()
-    command = [arg for arg in web_command(port) if arg != "--no-access-log"]
     env = {**os.environ, "MOCKLOOP_TESTING": "1", "LOG_FORMAT": "json"}
     env["MOCKLOOP_VAR_DIR"] = str(tmp_path)
-    log_path = tmp_path / "web.log"
-    with log_path.open("wb") as log:
-        server = subprocess.Popen(command, cwd=BASE_DIR, env=env, stdout=log, stderr=log)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
-                    break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, log_path.read_text()
-                time.sleep(0.2)
+    with running_web_server(env, "json-log", access_log=True) as server:
+        with urllib.request.urlopen(f"{server.url}/healthz", timeout=5):
+            pass
         time.sleep(0.3)  # the access line is written after the response
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    log_path = server.log_path
     lines = [line for line in log_path.read_text().splitlines() if line.strip()]
     records = [json.loads(line) for line in lines if line.startswith("{")]
     access = [r for r in records if r["logger"] == "uvicorn.access"]
-    assert access and "/healthz" in access[0]["message"], lines
+    assert any("GET /healthz" in r["message"] for r in access), lines
     plain = [line for line in lines if not line.startswith("{")]
     assert not [line for line in plain if "/healthz" in line or "Started server" in line], plain
