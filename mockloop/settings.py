@@ -104,9 +104,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env("REDIS_URL")
 
 if REDIS_URL:
-    CACHES = {
-        "default": {"BACKEND": "mockloop.cache.SharedRedisCache", "LOCATION": REDIS_URL}
-    }
+    CACHES = {"default": {"BACKEND": "mockloop.cache.SharedRedisCache", "LOCATION": REDIS_URL}}
     CHANNEL_LAYERS = {
         "default": {
             # channels-redis that rides out a Redis restart (see the module's docstring)
