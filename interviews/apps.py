@@ -8,5 +8,7 @@ class InterviewsConfig(AppConfig):
 
     def ready(self) -> None:
         from interviews import bank_cache
+        from interviews.realtime import access
 
         bank_cache.connect_signals()
+        access.connect_signals()

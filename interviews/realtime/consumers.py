@@ -32,6 +32,7 @@ from interviews.services import documents, live
 from interviews.services.errors import DomainError
 from mockloop.observability import WEBSOCKET_MESSAGES, WEBSOCKETS
 
+from .access import user_group
 from .events import event_message, stage_group
 
 logger = logging.getLogger(__name__)
@@ -176,6 +177,8 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         self.private_ok, self.is_candidate, self.role = access
         self.group = stage_group(self.stage_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.user_group = user_group(self.user.pk)
+        await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self.accept()
         WEBSOCKETS.inc()
         # Join first, so `hello.last_seq` covers our own presence event and a resync after
@@ -192,6 +195,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             WEBSOCKETS.dec()
             try:
                 await self.channel_layer.group_discard(self.group, self.channel_name)
+                await self.channel_layer.group_discard(self.user_group, self.channel_name)
                 await self._call(live.presence_change, user=self.user, role=self.role, joined=False)
             except Exception:  # Redis or the database may be gone; presence is advisory
                 logger.info("could not record presence leave for stage %s", self.stage_id)
@@ -263,6 +267,15 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             if not event.get("private") or self.private_ok:
                 await self.send_json(event)
 
+    async def stage_access(self, message: dict) -> None:
+        """The stage or this user changed (see access.py): check again, as a new socket
+        would be checked, and close with 4403 if access is gone."""
+        access = await self._access(reload_user=True)
+        if access is None:
+            await self.close(code=REFUSED)
+            return
+        self.private_ok, self.is_candidate, self.role = access
+
     async def stage_ephemeral(self, message: dict) -> None:
         if message.get("sender") != self.channel_name:
             await self.send_json(message["message"])
@@ -270,9 +283,14 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
     # --- helpers -----------------------------------------------------------------------
 
     @room_db
-    def _access(self) -> tuple[bool, bool, str] | None:
+    def _access(self, *, reload_user: bool = False) -> tuple[bool, bool, str] | None:
         if self.user is None or not self.user.is_authenticated:
             return None
+        if reload_user:  # its roles are cached on the object, and it may be deactivated
+            fresh = type(self.user).objects.filter(pk=self.user.pk, is_active=True).first()
+            if fresh is None:
+                return None
+            self.user = fresh
         try:
             stage = selectors.stage_for(self.user, self.stage_id)
         except DomainError:

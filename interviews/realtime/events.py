@@ -173,17 +173,20 @@ class _Sender:
 _sender = _Sender()
 
 
-def _broadcast(event: StageEvent) -> None:
+def group_send_soon(group: str, message: dict[str, Any]) -> None:
+    """Queue a message to a channel group without waiting (see `_Sender`); a failure is
+    logged, never raised."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        _sender.group_send(
-            layer,
-            stage_group(event.stage_id),
-            {"type": "stage.event", "event": event_message(event)},
-        )
-    except Exception:  # the log is the source of truth; consumers catch up from it
-        logger.warning(
-            "broadcast of stage %s event %s failed", event.stage_id, event.seq, exc_info=True
-        )
+        _sender.group_send(layer, group, message)
+    except Exception:
+        logger.warning("send to %s failed", group, exc_info=True)
+
+
+def _broadcast(event: StageEvent) -> None:
+    # The log is the source of truth: a failed send is caught up from it by consumers.
+    group_send_soon(
+        stage_group(event.stage_id), {"type": "stage.event", "event": event_message(event)}
+    )

@@ -269,3 +269,116 @@ async def test_presence_and_bad_messages():
     assert (await receive_until(candidate, "pong"))["ref"] == 1
     await asyncio.sleep(0)
     await candidate.disconnect()
+
+
+# --- access changes while a socket is open ------------------------------------------------
+
+
+async def _closed_with(communicator) -> int | None:
+    """The close code the server sent, skipping any events before it (None: still open)."""
+    for _ in range(20):
+        if await communicator.receive_nothing(timeout=1):
+            return None
+        output = await communicator.receive_output()
+        if output["type"] == "websocket.close":
+            return output["code"]
+    raise AssertionError("neither closed nor quiet")
+
+
+@database_sync_to_async
+def _hand_stage_to(stage, coach) -> None:
+    stage.coach = coach
+    stage.save()  # as the Django admin does
+
+
+async def test_a_coach_taken_off_the_stage_is_closed_at_once_and_sees_no_more_notes():
+    room = await make_room()
+    candidate, _, _ = await connect(room["stage"], room["owner"])
+    coach, _, _ = await connect(room["stage"], room["coach"])
+    await drain(candidate)
+    await drain(coach)
+
+    await _hand_stage_to(room["stage"], room["other_coach"])
+    await database_sync_to_async(coach_note_create)(
+        stage=room["stage"], author=room["other_coach"], text=COACH_ONLY
+    )
+    assert await _closed_with(coach) == 4403
+    # The candidate keeps the room (and, as ever, gets no coach note).
+    assert COACH_ONLY not in str(await drain(candidate))
+    await candidate.send_json_to({"type": "ping", "ref": 7})
+    assert (await receive_until(candidate, "pong"))["ref"] == 7
+    # The new coach may join.
+    new_coach, connected, _ = await connect(room["stage"], room["other_coach"])
+    assert (await new_coach.receive_json_from(timeout=5))["type"] == "hello"
+    await candidate.disconnect()
+    await new_coach.disconnect()
+
+
+async def test_a_deactivated_user_is_closed():
+    room = await make_room()
+    coach, _, _ = await connect(room["stage"], room["coach"])
+    await drain(coach)
+
+    @database_sync_to_async
+    def deactivate() -> None:
+        room["coach"].is_active = False
+        room["coach"].save()
+
+    await deactivate()
+    assert await _closed_with(coach) == 4403
+
+
+async def test_a_user_no_longer_a_coach_stops_getting_private_events():
+    """Still assigned to the stage, so still in the room (as the API would let them read
+    it), but without the coach's view."""
+    room = await make_room()
+    coach, _, _ = await connect(room["stage"], room["coach"])
+    await drain(coach)
+    await database_sync_to_async(room["coach"].groups.clear)()
+    await database_sync_to_async(coach_note_create)(
+        stage=room["stage"], author=room["admin"], text=COACH_ONLY
+    )
+    await database_sync_to_async(live.chat_post)(
+        stage=room["stage"], author=room["admin"], text="public"
+    )
+    got = await drain(coach)
+    assert [m["type"] for m in got] == ["chat"]
+    await coach.disconnect()
+
+
+async def test_an_admin_made_an_ordinary_user_loses_private_events_and_the_room():
+    room = await make_room()
+    admin, _, _ = await connect(room["stage"], room["admin"])
+    await drain(admin)
+
+    @database_sync_to_async
+    def demote() -> None:
+        room["admin"].is_staff = room["admin"].is_superuser = False
+        room["admin"].save()
+
+    await demote()
+    assert await _closed_with(admin) == 4403
+
+
+async def test_changes_that_keep_access_leave_sockets_open():
+    room = await make_room()
+    candidate, _, _ = await connect(room["stage"], room["owner"])
+    coach, _, _ = await connect(room["stage"], room["coach"])
+    await drain(candidate)
+    await drain(coach)
+
+    @database_sync_to_async
+    def harmless() -> None:
+        room["stage"].save()  # e.g. the admin saves the stage unchanged
+        room["coach"].first_name = "Ada"
+        room["coach"].save()
+
+    await harmless()
+    assert await _closed_with(candidate) is None
+    assert await _closed_with(coach) is None
+    await database_sync_to_async(coach_note_create)(
+        stage=room["stage"], author=room["coach"], text="still here"
+    )
+    assert (await receive_until(coach, "note"))["text"] == "still here"
+    await candidate.disconnect()
+    await coach.disconnect()
