@@ -22,6 +22,7 @@ import weakref
 from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.contrib.auth import get_user_model
 from django.db import connections
 from django.db.models import Max
 
@@ -287,7 +288,8 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             return None
         if reload_user:  # its roles are cached on the object, and it may be deactivated
-            fresh = type(self.user).objects.filter(pk=self.user.pk, is_active=True).first()
+            # Not type(self.user): the scope's user may be Channels' lazy wrapper.
+            fresh = get_user_model().objects.filter(pk=self.user.pk, is_active=True).first()
             if fresh is None:
                 return None
             self.user = fresh
