@@ -6,8 +6,8 @@ import { useMe } from "../auth/session";
 import { formatTime } from "../lib/format";
 import { Problem } from "../pages/Problem";
 import { Markdown } from "../rooms/shared/Markdown";
-import { type Room, useStageRoom } from "../rooms/shared/useStageRoom";
-import { ChatPanel, RefusedNotice } from "../rooms/shared/widgets";
+import { type Room, roomActive, useStageRoom } from "../rooms/shared/useStageRoom";
+import { ChatPanel, RoomNotices } from "../rooms/shared/widgets";
 import { RoomHeader, Workspace } from "../rooms/StageRoomPage";
 import type { StageMessage } from "../ws/socket";
 import { ScorecardForm } from "./ScorecardForm";
@@ -35,7 +35,7 @@ function FollowUpsPanel({ room }: { room: Room }) {
   const questions = room.stage.questions as StageQuestionCoach[];
   const [text, setText] = useState("");
   const { error, busy, run } = useAction();
-  const live = room.stage.status === "live";
+  const live = roomActive(room);
 
   async function pushText(event: FormEvent) {
     event.preventDefault();
@@ -132,8 +132,15 @@ function NotesPanel({ room }: { room: Room }) {
         <label className="sr-only" htmlFor="note-text">
           New note
         </label>
-        <textarea id="note-text" rows={3} value={text} onChange={(e) => setText(e.target.value)} placeholder="Private note…" />
-        <button type="submit" className="secondary small" disabled={busy || !text.trim()}>
+        <textarea
+          id="note-text"
+          rows={3}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="Private note…"
+          disabled={room.refused}
+        />
+        <button type="submit" className="secondary small" disabled={busy || !text.trim() || room.refused}>
           Add note
         </button>
       </form>
@@ -167,8 +174,7 @@ function SignalsPanel({ room }: { room: Room }) {
 
 function TimerControls({ room }: { room: Room }) {
   const { error, busy, run } = useAction();
-  const live = room.stage.status === "live";
-  if (!live) return null;
+  if (!roomActive(room)) return null;
   return (
     <>
       {room.timer.paused ? (
@@ -226,10 +232,12 @@ function CoachSide({ room }: { room: Room }) {
       </div>
       <div role="tabpanel" className="coach-panel">
         {tab === "follow-ups" && <FollowUpsPanel room={room} />}
-        {tab === "chat" && <ChatPanel stageId={room.stage.id} events={room.events} me={me.username} closed={room.stage.status === "done"} />}
+        {tab === "chat" && (
+          <ChatPanel stageId={room.stage.id} events={room.events} me={me.username} closed={room.stage.status === "done" || room.refused} />
+        )}
         {tab === "notes" && <NotesPanel room={room} />}
         {tab === "signals" && <SignalsPanel room={room} />}
-        {tab === "scorecard" && <ScorecardForm stageId={room.stage.id} rubric={room.stage.rubric} />}
+        {tab === "scorecard" && <ScorecardForm stageId={room.stage.id} rubric={room.stage.rubric} disabled={room.refused} />}
       </div>
     </aside>
   );
@@ -244,20 +252,22 @@ function CoachRoomView({ room }: { room: Room }) {
   const candidateHere = room.presence.some((p) => p.user === room.stage.candidate);
 
   return (
-    <main id="main" className="room coach-room" data-testid="coach-room">
+    <main id="main" className={`room coach-room ${room.refused ? "room-inert" : ""}`} data-testid="coach-room">
       <RoomHeader room={room}>
-        <span className={`small ${candidateHere ? "ok" : "muted"}`}>
-          {room.stage.candidate} {candidateHere ? "is here" : "is away"}
-        </span>
+        {!room.refused && (
+          <span className={`small ${candidateHere ? "ok" : "muted"}`}>
+            {room.stage.candidate} {candidateHere ? "is here" : "is away"}
+          </span>
+        )}
         <TimerControls room={room} />
-        {room.stage.status === "done" && (
+        {room.stage.status === "done" && !room.refused && (
           <Link className="button secondary small" to={`/stages/${room.stage.id}/replay`}>
             Replay
           </Link>
         )}
       </RoomHeader>
-      {room.connection === "refused" && <RefusedNotice />}
-      {room.stage.status === "pending" && <p className="notice">The candidate has not started this stage yet.</p>}
+      <RoomNotices room={room} />
+      {room.stage.status === "pending" && !room.refused && <p className="notice">The candidate has not started this stage yet.</p>}
       <div className="room-body with-side">
         <div className="room-main">
           <Workspace room={room} editable={false} />
@@ -270,8 +280,8 @@ function CoachRoomView({ room }: { room: Room }) {
 
 export function CoachRoomPage() {
   const { stageId } = useParams();
-  const { room, error } = useStageRoom(Number(stageId), false);
-  if (error !== undefined) return <Problem error={error} />;
-  if (!room) return <main id="main" className="room"><p className="muted">Loading the room…</p></main>;
-  return <CoachRoomView room={room} />;
+  const { room, problem, retry } = useStageRoom(Number(stageId), false);
+  if (room) return <CoachRoomView room={room} />;
+  if (problem) return <Problem error={problem.error} retry={{ problem, onRetry: retry }} />;
+  return <main id="main" className="room"><p className="muted">Loading the room…</p></main>;
 }

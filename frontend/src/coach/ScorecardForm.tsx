@@ -11,7 +11,8 @@ interface Draft {
   private_notes: string;
 }
 
-export function ScorecardForm({ stageId, rubric }: { stageId: number; rubric: Rubric | null }) {
+/** `disabled`: shown but not editable (the room was refused: the server would not save it). */
+export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: number; rubric: Rubric | null; disabled?: boolean }) {
   const dimensions = rubric?.dimensions ?? [];
   const [draft, setDraft] = useState<Draft>({ levels: {}, comments: {}, summary: "", recommendation: "yes", private_notes: "" });
   const [status, setStatus] = useState<string | null>(null);
@@ -55,6 +56,7 @@ export function ScorecardForm({ stageId, rubric }: { stageId: number; rubric: Ru
 
   return (
     <form className="scorecard-form" onSubmit={save} aria-label="Scorecard">
+      <fieldset className="bare" disabled={disabled}>
       {!rubric && <p className="muted">This stage has no rubric; write a summary and a recommendation.</p>}
       {dimensions.map((d) => {
         const levels = Array.isArray(d.levels) ? (d.levels as string[]) : [];
@@ -112,6 +114,7 @@ export function ScorecardForm({ stageId, rubric }: { stageId: number; rubric: Ru
         </button>
         {status && <span className="muted small">{status}</span>}
       </div>
+      </fieldset>
       {error && (
         <p className="error" role="alert">
           {error}

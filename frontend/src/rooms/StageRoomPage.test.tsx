@@ -9,18 +9,23 @@ import type { Room } from "./shared/useStageRoom";
 const current: { connection: ConnectionState } = { connection: "live" };
 
 vi.mock("../auth/session", () => ({ useMe: () => ({ username: "cand", role: "candidate" }) }));
-vi.mock("./shared/useStageRoom", () => ({
+vi.mock("./shared/useStageRoom", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("./shared/useStageRoom")>()),
   useStageRoom: () => ({
     room: {
       stage: { id: 1, loop: 2, kind: "coding", title: "Rate limiter", status: "pending", candidate: "cand", minutes: 45 },
       socket: null,
       connection: current.connection,
+      refused: current.connection === "refused",
+      reloadProblem: null,
       events: [],
       presence: [],
       timer: { remainingMs: 0, paused: false, at: 0, status: "pending" },
       lastError: null,
     } as unknown as Room,
     error: undefined,
+    problem: null,
+    retry: () => undefined,
   }),
 }));
 

@@ -10,8 +10,8 @@ import { DesignWorkspace } from "./design/DesignRoom";
 import { DiscussionWorkspace } from "./discussion/DiscussionRoom";
 import { ReviewWorkspace } from "./review/ReviewRoom";
 import { useIntegritySignals } from "./shared/hooks";
-import { type Room, useStageRoom } from "./shared/useStageRoom";
-import { ChatPanel, ConnectionBadge, Countdown, FollowUpBanners, RefusedNotice } from "./shared/widgets";
+import { type Room, roomActive, useStageRoom } from "./shared/useStageRoom";
+import { ChatPanel, ConnectionBadge, Countdown, FollowUpBanners, RoomNotices } from "./shared/widgets";
 
 /** Kinds whose chat sits in a column of its own; the others fold it into their layout. */
 const SIDE_CHAT = new Set(["screen", "hm_call", "deep_dive", "values"]);
@@ -42,7 +42,7 @@ export function RoomHeader({ room, children }: { room: Room; children?: React.Re
         <h1>{stage.title}</h1>
       </div>
       <div className="room-status">
-        <span className={`badge status-${stage.status}`} data-testid="stage-status">
+        <span className={`badge status-${stage.status} ${room.refused ? "stale" : ""}`} data-testid="stage-status">
           {stage.status}
         </span>
         {stage.coach ? (
@@ -50,7 +50,7 @@ export function RoomHeader({ room, children }: { room: Room; children?: React.Re
         ) : stage.coach_requested ? (
           <span className="small muted">waiting for a coach</span>
         ) : null}
-        <Countdown timer={room.timer} />
+        <Countdown timer={room.timer} stale={room.refused} />
         <ConnectionBadge state={room.connection} />
         {children}
       </div>
@@ -62,9 +62,10 @@ function CandidateRoom({ room }: { room: Room }) {
   const me = useMe();
   const stage = room.stage;
   const isOwner = stage.candidate === me.username;
+  const active = roomActive(room);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useIntegritySignals(room.socket, isOwner && stage.status === "live");
+  useIntegritySignals(room.socket, isOwner && active);
 
   async function act(action: "start" | "finish") {
     if (action === "finish" && !window.confirm("Finish this stage? You cannot edit it afterwards.")) return;
@@ -83,17 +84,17 @@ function CandidateRoom({ room }: { room: Room }) {
 
   const liveEvents = room.events.filter((e) => (e.seq ?? 0) > room.syncedSeq);
   const showChat = stage.kind !== "challenge";
-  const chat = showChat ? <ChatPanel stageId={stage.id} events={room.events} me={me.username} closed={stage.status === "done"} /> : null;
+  const chat = showChat ? <ChatPanel stageId={stage.id} events={room.events} me={me.username} closed={stage.status === "done" || room.refused} /> : null;
 
   return (
-    <main id="main" className="room" data-testid="stage-room">
+    <main id="main" className={`room ${room.refused ? "room-inert" : ""}`} data-testid="stage-room">
       <RoomHeader room={room}>
-        {isOwner && stage.status === "live" && (
+        {isOwner && active && (
           <button type="button" className="secondary small" onClick={() => void act("finish")} disabled={busy}>
             Finish stage
           </button>
         )}
-        {stage.status === "done" && (
+        {stage.status === "done" && !room.refused && (
           <>
             <Link className="button secondary small" to={`/stages/${stage.id}/scorecard`}>
               Scorecard
@@ -109,7 +110,7 @@ function CandidateRoom({ room }: { room: Room }) {
           {error}
         </p>
       )}
-      {room.connection === "refused" && <RefusedNotice />}
+      <RoomNotices room={room} />
       {room.lastError && <p className="notice small">{room.lastError}</p>}
       <FollowUpBanners events={liveEvents} />
       {stage.status === "pending" ? (
@@ -119,7 +120,7 @@ function CandidateRoom({ room }: { room: Room }) {
             This stage takes {stage.minutes} minutes. The clock starts when you press start and keeps running on the
             server — reloading or losing the connection does not stop it.
           </p>
-          {isOwner && (
+          {isOwner && !room.refused && (
             <button type="button" className="primary" onClick={() => void act("start")} disabled={busy}>
               Start the clock
             </button>
@@ -139,8 +140,8 @@ export function StageRoomPage() {
   const { stageId } = useParams();
   const me = useMe();
   const id = Number(stageId);
-  const { room, error } = useStageRoom(id, me.role === "candidate");
-  if (error !== undefined) return <Problem error={error} />;
-  if (!room) return <main id="main" className="room"><p className="muted">Loading the room…</p></main>;
-  return <CandidateRoom room={room} />;
+  const { room, problem, retry } = useStageRoom(id, me.role === "candidate");
+  if (room) return <CandidateRoom room={room} />;
+  if (problem) return <Problem error={problem.error} retry={{ problem, onRetry: retry }} />;
+  return <main id="main" className="room"><p className="muted">Loading the room…</p></main>;
 }

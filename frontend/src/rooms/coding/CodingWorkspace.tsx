@@ -4,8 +4,8 @@ import * as Y from "yjs";
 import { api, describeError, type Part, type StageQuestion } from "../../api/client";
 import { Markdown } from "../shared/Markdown";
 import { useRunShortcuts, useYMapValue } from "../shared/hooks";
-import type { Room } from "../shared/useStageRoom";
-import { SaveIndicator } from "../shared/widgets";
+import { type Room, roomActive } from "../shared/useStageRoom";
+import { ReadOnlyLabel, SaveIndicator } from "../shared/widgets";
 import { CodeEditor, type RemoteCursor } from "./CodeEditor";
 import { useSubmissions } from "./useSubmissions";
 import { VerdictTable } from "./VerdictTable";
@@ -115,8 +115,7 @@ function QuestionWorkspace({
   const text = useMemo(() => doc.getText("code"), [doc]);
   const languages = languagesOf(question);
   const language = (useYMapValue<string>(meta, "language") ?? languages[0]) as string;
-  const live = room.stage.status === "live";
-  const canEdit = editable && live;
+  const canEdit = editable && roomActive(room);
   const [useStdin, setUseStdin] = useState(false);
   const [stdin, setStdin] = useState("");
   const [busy, setBusy] = useState<"run" | "submit" | null>(null);
@@ -206,7 +205,7 @@ function QuestionWorkspace({
           </select>
         </label>
         <span className="spacer" />
-        {editable ? <SaveIndicator status={room.saveStatus} /> : <span className="muted small">Read-only · live</span>}
+        {editable && !room.refused ? <SaveIndicator status={room.saveStatus} /> : <ReadOnlyLabel room={room} />}
       </div>
       <CodeEditor
         doc={doc}

@@ -3,8 +3,8 @@ import type * as Y from "yjs";
 
 import type { StageQuestion } from "../../api/client";
 import { Markdown } from "../shared/Markdown";
-import type { Room } from "../shared/useStageRoom";
-import { SaveIndicator } from "../shared/widgets";
+import { type Room, roomActive } from "../shared/useStageRoom";
+import { ReadOnlyLabel, SaveIndicator } from "../shared/widgets";
 
 // Excalidraw is big: it loads only when a design room opens.
 const Whiteboard = lazy(() => import("./Whiteboard"));
@@ -93,7 +93,7 @@ function DesignQuestion({
   editable: boolean;
   side?: React.ReactNode;
 }) {
-  const canEdit = editable && room.stage.status === "live";
+  const canEdit = editable && roomActive(room);
   const notes = useMemo(() => room.docs.get(`notes:${question.id}`).getMap("notes") as Y.Map<unknown>, [room.docs, question.id]);
   const scene = useMemo(() => room.docs.get(`scene:${question.id}`).getMap("scene") as Y.Map<unknown>, [room.docs, question.id]);
   const [tab, setTab] = useState<"notes" | "board">("notes");
@@ -128,7 +128,7 @@ function DesignQuestion({
             </button>
           </div>
           <span className="spacer" />
-          {editable ? <SaveIndicator status={room.saveStatus} /> : <span className="muted small">Read-only · live</span>}
+          {editable && !room.refused ? <SaveIndicator status={room.saveStatus} /> : <ReadOnlyLabel room={room} />}
         </div>
         {tab === "notes" ? (
           <div className="notes" role="tabpanel">

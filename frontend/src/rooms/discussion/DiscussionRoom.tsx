@@ -3,12 +3,12 @@ import { useState } from "react";
 import { api, type StageQuestion } from "../../api/client";
 import { Markdown } from "../shared/Markdown";
 import { autosaveLabel, useAutosave } from "../shared/useAutosave";
-import type { Room } from "../shared/useStageRoom";
+import { type Room, roomActive } from "../shared/useStageRoom";
 
 function AnswerEditor({ room, question, editable }: { room: Room; question: StageQuestion; editable: boolean }) {
   const saved = room.stage.answers.find((a) => a.question === question.id);
   const [text, setText] = useState(saved?.text ?? "");
-  const live = room.stage.status === "live";
+  const live = roomActive(room);
   const autosave = useAutosave((value: string) => api.answerSave(room.stage.id, { question: question.id, text: value }));
   const id = `answer-${question.id}`;
 

@@ -12,7 +12,7 @@ import { useMe } from "../../auth/session";
 import { useAsync } from "../../lib/useAsync";
 import { ReviewMatchOverrides } from "../../reports/ReviewMatchOverrides";
 import { Markdown } from "../shared/Markdown";
-import type { Room } from "../shared/useStageRoom";
+import { type Room, roomActive } from "../shared/useStageRoom";
 
 export const REVIEW_CATEGORIES: { value: ReviewCategory; label: string }[] = [
   { value: "spof", label: "Single point of failure" },
@@ -97,8 +97,7 @@ function DocReview({
   const [text, setText] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const live = room.stage.status === "live";
-  const canComment = editable && live;
+  const canComment = editable && roomActive(room);
   const reviewEvents = room.events.filter((e) => e.type === "review_comment").length;
   const reload = comments.reload;
 

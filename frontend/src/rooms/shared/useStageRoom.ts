@@ -4,9 +4,15 @@
 // merged state already holds them) and without submission statuses (the submissions
 // list has them, results included), so opening a long-running room does not replay
 // every keystroke; the socket resyncs from `last_seq`.
+//
+// A room outlives network blips: once open, a failed reload of the stage keeps the stage
+// it has, says so (`reloadProblem`) and tries again — with backoff, when the socket is live
+// again, when the browser is back online. Only the opening itself can fail the page, and
+// it too tries again by itself. A room whose socket the server refused (4403) is inert.
 import { useCallback, useEffect, useRef, useState } from "react";
 
 import { api, type StageDetail, type Submission } from "../../api/client";
+import { type LoadProblem, nextProblem } from "../../lib/retry";
 import { type SaveStatus, SharedDocs } from "../../ws/sharedDocs";
 import { type ConnectionState, type StageMessage, StageSocket, stageSocketUrl } from "../../ws/socket";
 
@@ -25,6 +31,8 @@ export interface PresenceEntry {
 
 export interface Room {
   stage: StageDetail;
+  /** Fetch the stage again. Never rejects: a failure keeps the stage the room has, sets
+   * `reloadProblem` and is retried by itself. */
   reloadStage: () => Promise<void>;
   socket: StageSocket;
   docs: SharedDocs;
@@ -42,6 +50,23 @@ export interface Room {
   /** The seq at the end of the first resync: events after it arrived live. */
   syncedSeq: number;
   lastError: string | null;
+  /** The last reload of the stage failed (the room shows the stage it had); null again
+   * once a reload succeeds. */
+  reloadProblem: LoadProblem | null;
+  /** The server refused this viewer the room (socket closed with 4403, e.g. the stage was
+   * handed to another coach): it will not reconnect, so nothing in the room may act on
+   * the stage or claim to be live any more. */
+  refused: boolean;
+}
+
+export interface StageRoomState {
+  room: Room | null;
+  /** Why the room could not be opened; undefined while it opens and once it is open. */
+  error: unknown;
+  /** The failed opening: how often, and when it is tried again by itself. */
+  problem: LoadProblem | null;
+  /** Try opening the room again now (after a failed opening; otherwise nothing). */
+  retry: () => void;
 }
 
 const RELOAD_ON = new Set(["follow_up", "stage.status", "stage.claimed"]);
@@ -62,6 +87,11 @@ export async function loadHistory(stageId: number, lastSeq: number): Promise<Sta
   return out;
 }
 
+/** Whether the viewer may act on the stage now: it is live and the room was not refused. */
+export function roomActive(room: Room): boolean {
+  return room.stage.status === "live" && !room.refused;
+}
+
 export function timerFromStage(stage: StageDetail): TimerState {
   return {
     remainingMs: stage.time_remaining_ms,
@@ -80,12 +110,16 @@ export function timerFromMessage(payload: Record<string, unknown>): TimerState {
   };
 }
 
-export function useStageRoom(
-  stageId: number,
-  editable: boolean,
-): { room: Room | null; error: unknown } {
+interface Reloads {
+  /** Bumped by every reload (and when the room closes): only the newest one's answer counts. */
+  generation: number;
+  problem: LoadProblem | null;
+  retry: ReturnType<typeof setTimeout> | null;
+  refused: boolean;
+}
+
+export function useStageRoom(stageId: number, editable: boolean): StageRoomState {
   const [stage, setStage] = useState<StageDetail | null>(null);
-  const [error, setError] = useState<unknown>(undefined);
   const [connection, setConnection] = useState<ConnectionState>("connecting");
   const [events, setEvents] = useState<StageMessage[]>([]);
   const [timer, setTimer] = useState<TimerState | null>(null);
@@ -95,26 +129,73 @@ export function useStageRoom(
   const [syncedSeq, setSyncedSeq] = useState(Number.MAX_SAFE_INTEGER);
   const [lastError, setLastError] = useState<string | null>(null);
   const [parts, setParts] = useState<{ socket: StageSocket; docs: SharedDocs; submissions: Submission[] } | null>(null);
+  const [reloadProblem, setReloadProblem] = useState<LoadProblem | null>(null);
+  // A failed opening, for the stage it concerns (so another stage starts clean); bumping
+  // `openAttempt` opens the room again.
+  const [opening, setOpening] = useState<{ stageId: number; problem: LoadProblem } | null>(null);
+  const openingRef = useRef(opening);
+  const [openAttempt, setOpenAttempt] = useState(0);
   const reloadTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const reloads = useRef<Reloads>({ generation: 0, problem: null, retry: null, refused: false });
 
-  const reloadStage = useCallback(async () => {
-    try {
-      const next = await api.stage(stageId);
-      setStage(next);
-      // A status change (start, finish) resets the clock from the stage itself.
-      setTimer((current) => (current && current.status === next.status ? current : timerFromStage(next)));
-    } catch (err) {
-      setError(err);
-    }
-  }, [stageId]);
+  const showOpening = useCallback((next: { stageId: number; problem: LoadProblem } | null) => {
+    openingRef.current = next;
+    setOpening(next);
+  }, []);
+
+  const reloadStage = useCallback(
+    async function reload(): Promise<void> {
+      const r = reloads.current;
+      if (r.refused) return;
+      if (r.retry) clearTimeout(r.retry);
+      r.retry = null;
+      const mine = ++r.generation;
+      try {
+        const next = await api.stage(stageId);
+        if (mine !== r.generation) return;
+        setStage(next);
+        // A status change (start, finish) resets the clock from the stage itself.
+        setTimer((current) => (current && current.status === next.status ? current : timerFromStage(next)));
+        r.problem = null;
+        setReloadProblem(null);
+      } catch (err) {
+        if (mine !== r.generation || r.refused) return;
+        const { problem, delayMs } = nextProblem(r.problem, err);
+        r.problem = problem;
+        setReloadProblem(problem);
+        if (delayMs !== null) {
+          r.retry = setTimeout(() => {
+            r.retry = null;
+            void reload();
+          }, delayMs);
+        }
+      }
+    },
+    [stageId],
+  );
+
+  const retry = useCallback(() => {
+    if (openingRef.current) setOpenAttempt((n) => n + 1);
+  }, []);
 
   useEffect(() => {
     let cancelled = false;
     let socket: StageSocket | null = null;
     let docs: SharedDocs | null = null;
     let initialSynced = false;
+    let opened = false;
+    let openRetry: ReturnType<typeof setTimeout> | null = null;
     const pendingEvents: StageMessage[] = [];
     let flushQueued = false;
+    const reloadState = reloads.current;
+    const stopReloads = () => {
+      reloadState.generation += 1;
+      if (reloadState.retry) clearTimeout(reloadState.retry);
+      reloadState.retry = null;
+      reloadState.problem = null;
+    };
+    stopReloads();
+    reloadState.refused = false;
 
     const scheduleReload = () => {
       if (reloadTimer.current) clearTimeout(reloadTimer.current);
@@ -130,11 +211,23 @@ export function useStageRoom(
         if (!cancelled && batch.length) setEvents((list) => [...list, ...batch]);
       });
     };
+    // Back online: whatever failed for want of a network is worth trying now.
+    const onOnline = () => {
+      if (!opened && openingRef.current) setOpenAttempt((n) => n + 1);
+      else if (opened && reloadState.problem) void reloadStage();
+    };
+    window.addEventListener("online", onOnline);
 
     setStage(null);
     setEvents([]);
     setSynced(false);
-    setError(undefined);
+    setPresence([]);
+    setConnection("connecting");
+    setReloadProblem(null);
+    // Opening again after a failure keeps the failure on screen, marked as being retried.
+    const previous = openingRef.current;
+    if (previous && previous.stageId !== stageId) showOpening(null);
+    else if (previous) showOpening({ stageId, problem: { ...previous.problem, retryAt: Date.now() } });
 
     (async () => {
       try {
@@ -146,6 +239,8 @@ export function useStageRoom(
           api.stageSubmissions(stageId),
         ]);
         if (cancelled) return;
+        opened = true;
+        showOpening(null);
         setStage(detail);
         setTimer(timerFromStage(detail));
         setEvents(history);
@@ -159,6 +254,15 @@ export function useStageRoom(
         s.onState((state) => {
           setConnection(state);
           d.connectionChanged();
+          if (state === "refused") {
+            // No reload would be allowed either, and nobody's presence is known any more.
+            stopReloads();
+            reloadState.refused = true;
+            setReloadProblem(null);
+            setPresence([]);
+          } else if (state === "live" && reloadState.problem) {
+            void reloadStage(); // reconnected: the network is back
+          }
         });
         s.on("*", (message) => {
           if (d.handle(message)) return;
@@ -200,18 +304,25 @@ export function useStageRoom(
         setParts({ socket: s, docs: d, submissions });
         s.start();
       } catch (err) {
-        if (!cancelled) setError(err);
+        if (cancelled) return;
+        const before = openingRef.current?.stageId === stageId ? openingRef.current.problem : null;
+        const { problem, delayMs } = nextProblem(before, err);
+        showOpening({ stageId, problem });
+        if (delayMs !== null) openRetry = setTimeout(() => setOpenAttempt((n) => n + 1), delayMs);
       }
     })();
 
     return () => {
       cancelled = true;
+      window.removeEventListener("online", onOnline);
+      if (openRetry) clearTimeout(openRetry);
       if (reloadTimer.current) clearTimeout(reloadTimer.current);
+      stopReloads();
       socket?.close();
       docs?.destroy();
       setParts(null);
     };
-  }, [stageId, editable, reloadStage]);
+  }, [stageId, editable, openAttempt, reloadStage, showOpening]);
 
   // Unsaved-changes protection: edits not yet acknowledged by the server.
   useEffect(() => {
@@ -226,7 +337,8 @@ export function useStageRoom(
     return () => window.removeEventListener("beforeunload", warn);
   }, [parts]);
 
-  if (!stage || !parts || !timer) return { room: null, error };
+  const problem = opening && opening.stageId === stageId ? opening.problem : null;
+  if (!stage || !parts || !timer) return { room: null, error: problem?.error, problem, retry };
   return {
     room: {
       stage,
@@ -242,7 +354,11 @@ export function useStageRoom(
       synced,
       syncedSeq,
       lastError,
+      reloadProblem,
+      refused: connection === "refused",
     },
-    error,
+    error: undefined,
+    problem: null,
+    retry,
   };
 }

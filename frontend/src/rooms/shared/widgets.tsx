@@ -1,18 +1,21 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 
-import { api, describeError } from "../../api/client";
+import { ApiError, api, describeError, NetworkError } from "../../api/client";
 import { formatClock, formatTime } from "../../lib/format";
+import { type LoadProblem, useSecondsUntil } from "../../lib/retry";
 import { saveLabel, type SaveStatus } from "../../ws/sharedDocs";
 import type { ConnectionState, StageMessage } from "../../ws/socket";
-import type { TimerState } from "./useStageRoom";
+import type { Room, TimerState } from "./useStageRoom";
 
 export function remainingNow(timer: TimerState, now = performance.now()): number {
   if (timer.paused || timer.status !== "live") return timer.remainingMs;
   return Math.max(0, timer.remainingMs - (now - timer.at));
 }
 
-export function Countdown({ timer }: { timer: TimerState }) {
+/** The stage clock. `stale`: no longer kept in step with the server (a refused room), so
+ * shown muted rather than as the live clock. */
+export function Countdown({ timer, stale = false }: { timer: TimerState; stale?: boolean }) {
   const [, tick] = useState(0);
   useEffect(() => {
     const id = setInterval(() => tick((n) => n + 1), 500);
@@ -24,9 +27,10 @@ export function Countdown({ timer }: { timer: TimerState }) {
     timer.status === "done" ? "Finished" : timer.status === "pending" ? "Not started" : formatClock(left);
   return (
     <span
-      className={`countdown ${low ? "low" : ""} ${timer.paused ? "paused" : ""}`}
+      className={`countdown ${low && !stale ? "low" : ""} ${timer.paused ? "paused" : ""} ${stale ? "stale" : ""}`}
       role="timer"
-      aria-label={`Time left ${label}${timer.paused ? " (paused)" : ""}`}
+      aria-label={`Time left ${label}${timer.paused ? " (paused)" : ""}${stale ? " (no longer updated)" : ""}`}
+      title={stale ? "The last clock this room knew; it is no longer updated." : undefined}
       data-testid="countdown"
     >
       {label}
@@ -57,9 +61,56 @@ export function ConnectionBadge({ state }: { state: ConnectionState }) {
 /** The server refused the room's socket (4403): it will not reconnect, so say why and where to go. */
 export function RefusedNotice() {
   return (
-    <p className="error" role="alert" data-testid="room-refused">
+    <p className="error room-refused" role="alert" data-testid="room-refused">
       You no longer have access to this stage. <Link to="/">Go back to your dashboard.</Link>
     </p>
+  );
+}
+
+function reloadReason(error: unknown): string {
+  if (error instanceof NetworkError) return "the server can't be reached";
+  if (error instanceof ApiError && error.status >= 500) return "the server had a problem";
+  return describeError(error).replace(/\.$/, "");
+}
+
+/** A reload of the stage failed: the room goes on with what it has, and says so — small,
+ * out of the way, with when it tries again and a way to try now. */
+export function ReloadNotice({ problem, onRetry }: { problem: LoadProblem; onRetry: () => void }) {
+  const seconds = useSecondsUntil(problem.retryAt);
+  const next = seconds > 0 ? ` Retrying in ${seconds} s.` : " Retrying…";
+  return (
+    <div className="notice small reload-notice" role="status" data-testid="room-reload-failed">
+      <span>
+        Couldn't refresh the stage: {reloadReason(problem.error)}. You see what was loaded before.
+        {problem.retryAt !== null && (
+          <>
+            {/* The countdown ticks every second: a live region would read each tick out. */}
+            <span className="sr-only"> It is retried automatically.</span>
+            <span aria-hidden="true">{next}</span>
+          </>
+        )}
+      </span>
+      <button type="button" className="link" onClick={onRetry}>
+        Retry now
+      </button>
+    </div>
+  );
+}
+
+/** The room-wide notices under the header. A refused room says only that. */
+export function RoomNotices({ room }: { room: Room }) {
+  if (room.refused) return <RefusedNotice />;
+  if (room.reloadProblem) return <ReloadNotice problem={room.reloadProblem} onRetry={() => void room.reloadStage()} />;
+  return null;
+}
+
+/** What a watcher (the coach, or anyone once the room is refused) sees in place of the save status. */
+export function ReadOnlyLabel({ room }: { room: Room }) {
+  const label = room.refused ? "Read-only · no access" : room.stage.status === "live" ? "Read-only · live" : "Read-only";
+  return (
+    <span className="muted small" data-testid="read-only">
+      {label}
+    </span>
   );
 }
 
