@@ -1,6 +1,7 @@
 """Roles (contract): `is_staff` → admin; member of group `coach` → coach; else candidate."""
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group
+from django.db.models import Exists, OuterRef
 
 ADMIN = "admin"
 COACH = "coach"
@@ -27,3 +28,16 @@ def is_admin(user) -> bool:
 
 def is_coach(user) -> bool:
     return role_of(user) == COACH
+
+
+def with_coach_flag(rows, user_field: str = "pk"):
+    """`rows` annotated with `user_is_coach`, for `remember_role`: authentication loads the
+    user this way, so the role check every request makes costs no query of its own."""
+    return rows.annotate(
+        user_is_coach=Exists(Group.objects.filter(name=COACH_GROUP, user=OuterRef(user_field)))
+    )
+
+
+def remember_role(user: AbstractBaseUser, is_coach: bool) -> None:
+    """What `role_of` would find (admins are told by `is_staff` alone)."""
+    user._mockloop_role = COACH if is_coach else CANDIDATE

@@ -144,10 +144,16 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2 * 1024 * 
 # plus room for multipart framing.
 REQUEST_BODY_MAX_BYTES = env_int("REQUEST_BODY_MAX_BYTES", 65 * 1024 * 1024)
 
+AUTHENTICATION_BACKENDS = [
+    "interviews.auth.RoleModelBackend",
+    # Sessions made before it was added name this one; it serves them until they end.
+    "django.contrib.auth.backends.ModelBackend",
+]
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first so an anonymous request gets 401 (with WWW-Authenticate), not 403.
-        "rest_framework.authentication.TokenAuthentication",
+        "interviews.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -7,14 +7,18 @@ from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
+from interviews.roles import remember_role, with_coach_flag
+
 
 @database_sync_to_async
 def _user_for_token(key: str):
     from rest_framework.authtoken.models import Token
 
-    token = Token.objects.select_related("user").filter(key=key).first()
+    rows = with_coach_flag(Token.objects.select_related("user"), "user_id")
+    token = rows.filter(key=key).first()
     if token is None or not token.user.is_active:
         return AnonymousUser()
+    remember_role(token.user, token.user_is_coach)
     return token.user
 
 

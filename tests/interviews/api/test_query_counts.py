@@ -59,7 +59,7 @@ def test_stage_detail(busy_world, as_user, django_assert_max_num_queries, who):
     with django_assert_max_num_queries(13):
         response = client.get(f"{API}/stages/{busy_world.coding.pk}/")
     assert response.status_code == 200
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(5):
         response = client.get(f"{API}/stages/{busy_world.coding.pk}/")
     assert response.status_code == 200
 
