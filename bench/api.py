@@ -57,6 +57,7 @@ def run_load(method: str, url: str, headers: dict, body: dict | None, rate: floa
     """Open-loop: one request every 1/rate s; latency from the scheduled start."""
     total = int(rate * seconds)
     latencies: list[float] = []
+    timeline: list[tuple[float, float]] = []  # (scheduled offset s, latency s)
     errors: list[str] = []
     lock = threading.Lock()
     local = threading.local()
@@ -74,6 +75,7 @@ def run_load(method: str, url: str, headers: dict, body: dict | None, rate: floa
         elapsed = time.perf_counter() - scheduled
         with lock:
             latencies.append(elapsed)
+            timeline.append((scheduled - start, elapsed))
             if not ok:
                 errors.append(detail)
 
@@ -91,7 +93,19 @@ def run_load(method: str, url: str, headers: dict, body: dict | None, rate: floa
     def pct(p: float) -> float:
         return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
 
+    # Per-second p95s: a miss from one stall (a second or two of slow answers) looks
+    # different from a server that is slow throughout.
+    by_second: dict[int, list[float]] = {}
+    for offset, latency in timeline:
+        by_second.setdefault(int(offset), []).append(latency)
+    second_p95 = {
+        sec: sorted(values)[min(len(values) - 1, int(0.95 * len(values)))] * 1000
+        for sec, values in by_second.items()
+    }
+    worst = max(second_p95, key=second_p95.get) if second_p95 else 0
     return {
+        "worst_second": (worst, second_p95.get(worst, 0.0)),
+        "slow_seconds": sum(1 for v in second_p95.values() if v > 50),
         "n": len(latencies),
         "rate": len(latencies) / duration,
         "p50": pct(0.50),
@@ -216,7 +230,7 @@ def main() -> None:
         )
         print(
             f"{'endpoint':40} {'rate':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} "
-            f"{'errors':>7} {'p95/base':>9}"
+            f"{'errors':>7} {'p95/base':>9}  worst second (p95 ms)  seconds p95>50"
         )
         baseline_p95 = None
         results = {}
@@ -227,7 +241,8 @@ def main() -> None:
             print(
                 f"{label:40} {r['rate']:7.1f} {r['p50']:8.1f} {r['p95']:8.1f} {r['p99']:8.1f} "
                 f"{r['errors']:7d} {r['p95'] / baseline_p95:9.2f}"
-                + (f"  {r['error_kinds']}" if r["errors"] else "")
+                f"  t={r['worst_second'][0]:>2d}s {r['worst_second'][1]:7.1f}"
+                f"  {r['slow_seconds']:>14d}" + (f"  {r['error_kinds']}" if r["errors"] else "")
             )
         queries = count_queries(env, ids)
         print(
