@@ -5,11 +5,12 @@ fixtures; they are re-exported here until they move to tests/conftest.py.
 """
 
 import os
+import re
 from collections.abc import Callable, Iterator
 
 import pytest
 from django.core.management import call_command
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.integration.conftest import (  # noqa: F401  (fixtures)
     _shared_worker,
@@ -89,3 +90,27 @@ def editor_text(page: Page) -> str:
         "() => Array.from(document.querySelectorAll('.cm-content .cm-line'))"
         ".map(l => l.textContent).join('\\n')"
     )
+
+
+def start_coached_coding_stage(candidate: Page, username: str = "grace") -> int:
+    """Sign in, start a coached loop and its coding stage; the stage's id."""
+    sign_in(candidate, username)
+    template = candidate.get_by_test_id("template-ai-lab-infra-sde")
+    template.get_by_label("With a live coach").check()
+    template.get_by_role("button", name="Start this loop").click()
+    candidate.get_by_test_id("stage-coding").get_by_role("button", name="Start").click()
+    candidate.get_by_test_id("stage-room").wait_for()
+    candidate.get_by_text("Saved · seq").wait_for()
+    match = re.search(r"/stages/(\d+)", candidate.url)
+    assert match, candidate.url
+    return int(match.group(1))
+
+
+def claim(coach: Page, coach_name: str = "coach-lin", candidate: str = "grace") -> None:
+    """Sign in as the coach, claim the candidate's stage from the queue, wait until live."""
+    sign_in(coach, coach_name)
+    coach.get_by_test_id("coach-queue").get_by_role("row", name=candidate).get_by_role(
+        "button", name="Claim"
+    ).click()
+    coach.get_by_test_id("coach-room").wait_for()
+    expect(coach.get_by_test_id("connection")).to_have_text("Live")

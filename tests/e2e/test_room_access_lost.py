@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from interviews.models import Stage
 from tests.factories import AdminFactory, CoachFactory, UserFactory
 
-from .conftest import editor_text, sign_in
+from .conftest import claim, editor_text, sign_in, start_coached_coding_stage
 
 pytestmark = pytest.mark.e2e
 
@@ -29,23 +29,12 @@ def test_coach_reassigned_mid_room_is_refused_at_once(
     candidate = page
     candidate_sockets: list[str] = []
     candidate.on("websocket", lambda ws: candidate_sockets.append(ws.url))
-    sign_in(candidate, "grace")
-    template = candidate.get_by_test_id("template-ai-lab-infra-sde")
-    template.get_by_label("With a live coach").check()
-    template.get_by_role("button", name="Start this loop").click()
-    candidate.get_by_test_id("stage-coding").get_by_role("button", name="Start").click()
-    candidate.get_by_test_id("stage-room").wait_for()
-    candidate.get_by_text("Saved · seq").wait_for()
+    start_coached_coding_stage(candidate)
 
     coach = new_page()
     sockets_opened: list[str] = []
     coach.on("websocket", lambda ws: sockets_opened.append(ws.url))
-    sign_in(coach, "coach-lin")
-    coach.get_by_test_id("coach-queue").get_by_role("row", name="grace").get_by_role(
-        "button", name="Claim"
-    ).click()
-    coach.get_by_test_id("coach-room").wait_for()
-    expect(coach.get_by_test_id("connection")).to_have_text("Live")
+    claim(coach)
     stage = Stage.objects.get(coach__username="coach-lin")
 
     # An admin hands the stage to another coach in the Django admin.

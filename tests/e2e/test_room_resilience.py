@@ -15,34 +15,11 @@ from playwright.sync_api import Page, Route, expect
 from interviews.models import Stage
 from tests.factories import CoachFactory, UserFactory
 
-from .conftest import editor_text, sign_in
+from .conftest import claim, editor_text, start_coached_coding_stage
 
 pytestmark = pytest.mark.e2e
 
 SAVED = re.compile(r"^Saved · seq \d+$")
-
-
-def start_coached_coding_stage(candidate: Page) -> int:
-    """Sign in as grace, start a coached loop and its coding stage; the stage's id."""
-    sign_in(candidate, "grace")
-    template = candidate.get_by_test_id("template-ai-lab-infra-sde")
-    template.get_by_label("With a live coach").check()
-    template.get_by_role("button", name="Start this loop").click()
-    candidate.get_by_test_id("stage-coding").get_by_role("button", name="Start").click()
-    candidate.get_by_test_id("stage-room").wait_for()
-    candidate.get_by_text("Saved · seq").wait_for()
-    match = re.search(r"/stages/(\d+)", candidate.url)
-    assert match, candidate.url
-    return int(match.group(1))
-
-
-def claim(coach: Page) -> None:
-    sign_in(coach, "coach-lin")
-    coach.get_by_test_id("coach-queue").get_by_role("row", name="grace").get_by_role(
-        "button", name="Claim"
-    ).click()
-    coach.get_by_test_id("coach-room").wait_for()
-    expect(coach.get_by_test_id("connection")).to_have_text("Live")
 
 
 def type_at_end(page: Page, text: str) -> None:
