@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } fr
 
 import { api, ApiError, NetworkError, type StageDetail } from "../api/client";
 import { CoachRoomPage } from "../coach/CoachRoom";
-import type { SocketLike, StageMessage } from "../ws/socket";
+import { FakeSocket } from "../ws/fakeSocket";
 import { StageRoomPage } from "./StageRoomPage";
 
 // jsdom lays nothing out: the chat's scroll-to-bottom has nothing to do, and CodeMirror
@@ -20,42 +20,11 @@ Range.prototype.getBoundingClientRect ??= () => noRect as DOMRect;
 const me = { current: { id: 1, username: "grace", role: "candidate" } };
 vi.mock("../auth/session", () => ({ useMe: () => me.current }));
 
-class FakeWebSocket implements SocketLike {
-  static all: FakeWebSocket[] = [];
-  readyState = 0;
-  sent: Record<string, unknown>[] = [];
-  onopen: ((event: unknown) => void) | null = null;
-  onclose: ((event: { code: number }) => void) | null = null;
-  onmessage: ((event: { data: unknown }) => void) | null = null;
-  onerror: ((event: unknown) => void) | null = null;
-
-  constructor(readonly url: string) {
-    FakeWebSocket.all.push(this);
-  }
-  static get last(): FakeWebSocket {
-    return FakeWebSocket.all[FakeWebSocket.all.length - 1]!;
-  }
-  send(data: string) {
-    this.sent.push(JSON.parse(data));
-  }
-  close(code = 1000) {
-    this.readyState = 3;
-    this.onclose?.({ code });
-  }
-  deliver(message: StageMessage) {
-    this.onmessage?.({ data: JSON.stringify(message) });
-  }
-  /** The server accepts, answers the resync, and says who is here. */
-  goLive(presence: { user: string; role: string }[] = []) {
-    this.readyState = 1;
-    this.onopen?.({});
-    this.deliver({ type: "hello", presence });
-    this.deliver({ type: "resync.done", last_seq: 4 });
-  }
-  serverClose(code: number) {
-    this.readyState = 3;
-    this.onclose?.({ code });
-  }
+/** The server accepts, answers the resync, and says who is here. */
+function goLive(socket: FakeSocket, presence: { user: string; role: string }[] = []) {
+  socket.open();
+  socket.deliver({ type: "hello", presence });
+  socket.deliver({ type: "resync.done", last_seq: 4 });
 }
 
 function stageFixture(extra: Record<string, unknown> = {}): StageDetail {
@@ -124,8 +93,8 @@ beforeEach(() => {
   vi.useFakeTimers();
   // No jitter: retries come exactly 1 s, 2 s, 4 s … after a failure; socket reconnects 0.5 s.
   vi.spyOn(Math, "random").mockReturnValue(1);
-  FakeWebSocket.all = [];
-  vi.stubGlobal("WebSocket", FakeWebSocket);
+  FakeSocket.all = [];
+  vi.stubGlobal("WebSocket", FakeSocket);
   me.current = { id: 1, username: "grace", role: "candidate" };
   stageApi = vi.spyOn(api, "stage").mockResolvedValue(stageFixture());
   vi.spyOn(api, "stageDocuments").mockResolvedValue({ last_seq: 0, documents: [] });
@@ -147,7 +116,7 @@ async function openCandidateRoom() {
   renderRoom("/stages/7");
   await elapse();
   expect(screen.getByTestId("stage-room")).toBeTruthy();
-  FakeWebSocket.last.goLive([{ user: "grace", role: "candidate" }]);
+  goLive(FakeSocket.last, [{ user: "grace", role: "candidate" }]);
 }
 
 describe("a room whose stage fails to reload", () => {
@@ -207,11 +176,11 @@ describe("a room whose stage fails to reload", () => {
     await elapse(50);
     expect(screen.getByTestId("room-reload-failed")).toBeTruthy();
 
-    FakeWebSocket.last.serverClose(1006);
+    FakeSocket.last.serverClose(1006);
     await elapse(500); // the socket's reconnect comes before the reload's 1 s retry
-    expect(FakeWebSocket.all).toHaveLength(2);
+    expect(FakeSocket.all).toHaveLength(2);
     expect(stageApi).toHaveBeenCalledTimes(2);
-    await act(async () => FakeWebSocket.last.goLive());
+    await act(async () => goLive(FakeSocket.last));
     await elapse();
     expect(stageApi).toHaveBeenCalledTimes(3);
     expect(screen.queryByTestId("room-reload-failed")).toBeNull();
@@ -254,7 +223,7 @@ describe("a room the server refused (4403)", () => {
     stageApi.mockResolvedValue(stageFixture({ coach: "coach-lin" }));
     renderRoom("/coach/stages/7");
     await elapse();
-    FakeWebSocket.last.goLive([
+    goLive(FakeSocket.last, [
       { user: "grace", role: "candidate" },
       { user: "coach-lin", role: "coach" },
     ]);
@@ -266,7 +235,7 @@ describe("a room the server refused (4403)", () => {
     expect(screen.getByText("Read-only · live")).toBeTruthy();
     expect((screen.getByRole("button", { name: "Push" }) as HTMLButtonElement).disabled).toBe(false);
 
-    await act(async () => FakeWebSocket.last.serverClose(4403));
+    await act(async () => FakeSocket.last.serverClose(4403));
     await elapse(60_000);
 
     const notice = screen.getByTestId("room-refused");
@@ -285,7 +254,7 @@ describe("a room the server refused (4403)", () => {
     expect(screen.getByRole("timer").className).toContain("stale");
     expect(screen.getByTestId("stage-status").className).toContain("stale");
     // It stopped: no socket reopened, no reload of the stage tried.
-    expect(FakeWebSocket.all).toHaveLength(1);
+    expect(FakeSocket.all).toHaveLength(1);
     expect(stageApi).toHaveBeenCalledTimes(2);
   });
 
@@ -297,7 +266,7 @@ describe("a room the server refused (4403)", () => {
     expect(screen.getByTestId("room-reload-failed")).toBeTruthy();
     expect(document.querySelector(".cm-content")?.getAttribute("contenteditable")).toBe("true");
 
-    await act(async () => FakeWebSocket.last.serverClose(4403));
+    await act(async () => FakeSocket.last.serverClose(4403));
     await elapse(60_000);
 
     expect(screen.getByTestId("room-refused")).toBeTruthy();

@@ -1,38 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { REFUSED_CODE, type SocketLike, type StageMessage, StageSocket } from "./socket";
-
-class FakeSocket implements SocketLike {
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  sent: Record<string, unknown>[] = [];
-  onopen: ((event: unknown) => void) | null = null;
-  onclose: ((event: { code: number }) => void) | null = null;
-  onmessage: ((event: { data: unknown }) => void) | null = null;
-  onerror: ((event: unknown) => void) | null = null;
-
-  constructor(readonly url: string) {
-    FakeSocket.all.push(this);
-  }
-  send(data: string) {
-    this.sent.push(JSON.parse(data));
-  }
-  close(code = 1000) {
-    this.readyState = 3;
-    this.onclose?.({ code });
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.({});
-  }
-  deliver(message: StageMessage) {
-    this.onmessage?.({ data: JSON.stringify(message) });
-  }
-  serverClose(code: number) {
-    this.readyState = 3;
-    this.onclose?.({ code });
-  }
-}
+import { FakeSocket } from "./fakeSocket";
+import { REFUSED_CODE, type StageMessage, StageSocket } from "./socket";
 
 function makeSocket(after = 0) {
   const socket = new StageSocket({
