@@ -7,18 +7,14 @@ from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 
-from interviews.roles import remember_role, with_coach_flag
+from interviews.auth import token_with_user
 
 
 @database_sync_to_async
 def _user_for_token(key: str):
-    from rest_framework.authtoken.models import Token
-
-    rows = with_coach_flag(Token.objects.select_related("user"), "user_id")
-    token = rows.filter(key=key).first()
+    token = token_with_user(key)
     if token is None or not token.user.is_active:
         return AnonymousUser()
-    remember_role(token.user, token.user_is_coach)
     return token.user
 
 

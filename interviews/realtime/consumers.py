@@ -22,11 +22,11 @@ import weakref
 from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.contrib.auth import get_user_model
 from django.db import connections
 from django.db.models import Max
 
 from interviews import selectors
+from interviews.auth import user_with_role
 from interviews.models import Stage, StageEvent
 from interviews.roles import role_of
 from interviews.services import documents, live
@@ -287,10 +287,9 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
     def _access(self, *, reload_user: bool = False) -> tuple[bool, bool, str] | None:
         if self.user is None or not self.user.is_authenticated:
             return None
-        if reload_user:  # its roles are cached on the object, and it may be deactivated
-            # Not type(self.user): the scope's user may be Channels' lazy wrapper.
-            fresh = get_user_model().objects.filter(pk=self.user.pk, is_active=True).first()
-            if fresh is None:
+        if reload_user:  # its role is remembered on the object, and it may be deactivated
+            fresh = user_with_role(self.user.pk)
+            if fresh is None or not fresh.is_active:
                 return None
             self.user = fresh
         try:
