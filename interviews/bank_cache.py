@@ -49,14 +49,19 @@ class QuestionStructure:
 # --- the generation ----------------------------------------------------------------------
 
 
+def _start_generation() -> bool:
+    """Set the generation if it is missing (True if this call set it). A fresh start
+    value, not 1: entries of an evicted generation must never match."""
+    return cache.add(GENERATION_KEY, time.time_ns(), timeout=None)
+
+
 def _bump() -> None:
     try:
-        # A fresh start value, not 1: entries of an evicted generation must never match.
-        if cache.add(GENERATION_KEY, time.time_ns(), timeout=None):
+        if _start_generation():
             return
         cache.incr(GENERATION_KEY)
     except ValueError:  # expired between add and incr
-        cache.add(GENERATION_KEY, time.time_ns(), timeout=None)
+        _start_generation()
     except Exception:
         log.warning("bank cache: could not move the generation on", exc_info=True)
 
@@ -71,7 +76,7 @@ def bank_changed() -> None:
 def _generation() -> int:
     generation = cache.get(GENERATION_KEY)
     if generation is None:
-        cache.add(GENERATION_KEY, time.time_ns(), timeout=None)
+        _start_generation()
         generation = cache.get(GENERATION_KEY)
     return int(generation)
 

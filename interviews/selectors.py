@@ -287,6 +287,7 @@ def stage_detail_for(user: AnyUser, stage_id: int) -> Stage:
             questions.append(question)
     stage.question_list = questions
 
+    # As `stage_rubric`: the stage's own, else its first question's.
     rubric_id = stage.rubric_id or (links[0].question.rubric_id if links else None)
     rubrics = bank_cache.rubrics_with_dimensions({rubric_id} if rubric_id else set())
     stage.rubric_obj = rubrics.get(rubric_id)
