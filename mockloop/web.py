@@ -19,11 +19,10 @@ WS_MAX_BYTES = 1024 * 1024
 POOL_ENV = {"DB_POOL_MAX_SIZE": "10"}
 
 
-def web_command(
-    port: int, *, host: str = "127.0.0.1", workers: int = 1, access_log: bool = False
-) -> list[str]:
+def web_command(port: int, *, host: str = "127.0.0.1", workers: int = 1) -> list[str]:
     """uvicorn with the ASGI app; Channels answers no `lifespan` scope, so it is off.
-    Access lines are off unless asked for (the Procfile's web keeps them)."""
+    Access lines are on, as in the Procfile: the app's LOGGING configures uvicorn's loggers
+    when Django starts in each worker, which would override `--no-access-log` anyway."""
     uvicorn = str(Path(sys.executable).parent / "uvicorn")
     return [
         uvicorn,
@@ -38,7 +37,6 @@ def web_command(
         "off",
         "--ws-max-size",
         str(WS_MAX_BYTES),
-        *([] if access_log else ["--no-access-log"]),
     ]
 
 

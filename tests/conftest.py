@@ -159,9 +159,7 @@ def live_server_env(
 
 
 @contextlib.contextmanager
-def running_web_server(
-    env: dict[str, str], name: str = "live-server", *, access_log: bool = False
-) -> Iterator[LiveServer]:
+def running_web_server(env: dict[str, str], name: str = "live-server") -> Iterator[LiveServer]:
     """The shipped web command on a free port with `env`, serving until the block ends;
     its output goes to var/log/<name>-<port>.log."""
     port = free_port()
@@ -170,7 +168,7 @@ def running_web_server(
     log_path = log_dir / f"{name}-{port}.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            web_command(port, access_log=access_log),
+            web_command(port),
             cwd=BASE_DIR,
             env=env,
             stdout=log,

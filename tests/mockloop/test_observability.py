@@ -110,7 +110,7 @@ def test_web_server_logs_requests_as_json_lines(tmp_path):
     per request) come out as JSON objects like the app's, not as uvicorn's plain text."""
     env = {**os.environ, "MOCKLOOP_TESTING": "1", "LOG_FORMAT": "json"}
     env["MOCKLOOP_VAR_DIR"] = str(tmp_path)
-    with running_web_server(env, "json-log", access_log=True) as server:
+    with running_web_server(env, "json-log") as server:
         with urllib.request.urlopen(f"{server.url}/healthz", timeout=5):
             pass
         time.sleep(0.3)  # the access line is written after the response
