@@ -23,7 +23,6 @@ vi.mock("./shared/useStageRoom", async (importOriginal) => ({
       timer: { remainingMs: 0, paused: false, at: 0, status: "pending" },
       lastError: null,
     } as unknown as Room,
-    error: undefined,
     problem: null,
     retry: () => undefined,
   }),

@@ -61,9 +61,8 @@ export interface Room {
 
 export interface StageRoomState {
   room: Room | null;
-  /** Why the room could not be opened; undefined while it opens and once it is open. */
-  error: unknown;
-  /** The failed opening: how often, and when it is tried again by itself. */
+  /** The failed opening (its error, how often, when it is tried again by itself); null
+   * while it opens and once it is open. */
   problem: LoadProblem | null;
   /** Try opening the room again now (after a failed opening; otherwise nothing). */
   retry: () => void;
@@ -338,7 +337,7 @@ export function useStageRoom(stageId: number, editable: boolean): StageRoomState
   }, [parts]);
 
   const problem = opening && opening.stageId === stageId ? opening.problem : null;
-  if (!stage || !parts || !timer) return { room: null, error: problem?.error, problem, retry };
+  if (!stage || !parts || !timer) return { room: null, problem, retry };
   return {
     room: {
       stage,
@@ -357,7 +356,6 @@ export function useStageRoom(stageId: number, editable: boolean): StageRoomState
       reloadProblem,
       refused: connection === "refused",
     },
-    error: undefined,
     problem: null,
     retry,
   };
