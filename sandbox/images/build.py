@@ -72,6 +72,11 @@ PRUNE = (
 )
 RUNNER_USER = "runner:x:10001:10001:mockloop runner:/tmp:/usr/sbin/nologin\n"
 RUNNER_GROUP = "runner:x:10001:\n"
+# debootstrap mounts these inside the build root; their contents are the host's.
+HOST_FILESYSTEMS = ("proc", "sys", "dev")
+DEBOOTSTRAP = "debootstrap"
+UNMOUNT_ATTEMPTS = 10
+UNMOUNT_RETRY_SECONDS = 0.5
 
 
 class BuildError(RuntimeError):
@@ -237,34 +242,87 @@ def debian_mirror(files: list[str] | None = None) -> str:
     return "http://deb.debian.org/debian"
 
 
-def _unmount_under(root: Path) -> None:
-    with open("/proc/mounts") as fh:
-        points = [line.split()[1] for line in fh]
-    for point in sorted(points, key=len, reverse=True):
-        if point == str(root) or point.startswith(str(root) + "/"):
-            subprocess.run(["umount", "-l", point], check=False)
+def _mounts_under(root: Path) -> list[str]:
+    """Mount points at or below ``root`` (from /proc/self/mounts, octal escapes decoded)."""
+    prefix = str(root)
+    with open("/proc/self/mounts") as fh:
+        points = [
+            re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[1])
+            for line in fh
+        ]
+    return [p for p in points if p == prefix or p.startswith(prefix + "/")]
+
+
+def _unmount_under(root: Path, *, attempts: int = UNMOUNT_ATTEMPTS) -> None:
+    """Unmount everything debootstrap left mounted inside the build root (proc, sys, a
+    bind of the host's /dev…), deepest first. A busy mount is retried (a process still
+    starting or exiting inside the chroot lets go within a moment); after that it is
+    detached lazily. Raises if anything is still mounted: walking, tarring or removing
+    the root with a host filesystem inside it would read or delete the host's files."""
+    for attempt in range(attempts):
+        points = _mounts_under(root)
+        if not points:
+            return
+        for point in sorted(points, key=len, reverse=True):
+            subprocess.run(["umount", point], capture_output=True, check=False)
+        if _mounts_under(root) and attempt < attempts - 1:
+            time.sleep(UNMOUNT_RETRY_SECONDS)
+    for point in sorted(_mounts_under(root), key=len, reverse=True):
+        say(f"{point} is busy; detaching it lazily")
+        subprocess.run(["umount", "-l", point], capture_output=True, check=False)
+    left = _mounts_under(root)
+    if left:
+        raise BuildError(f"could not unmount {', '.join(left)}; unmount them by hand")
 
 
 def _remove_root(root: Path) -> None:
-    if root.exists():
+    if root.exists() or _mounts_under(root):
         _unmount_under(root)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _strip_setuid(root: Path) -> None:
+    """Clear setuid/setgid bits in the rootfs, never descending into another filesystem
+    (the pseudo-filesystems' mount points stay empty directories)."""
+    root_dev = os.lstat(root).st_dev
+    for dirpath, dirs, files in os.walk(root):
+        if dirpath == str(root):
+            dirs[:] = [d for d in dirs if d not in HOST_FILESYSTEMS]
+        dirs[:] = [d for d in dirs if os.lstat(os.path.join(dirpath, d)).st_dev == root_dev]
+        for name in files:
+            path = os.path.join(dirpath, name)
+            st = os.lstat(path)
+            if not os.path.islink(path) and st.st_mode & 0o6000:
+                os.chmod(path, st.st_mode & ~0o6000)
+
+
+def _tar_rootfs(root: Path, target: Path) -> None:
+    """Tar the rootfs: one filesystem only, and no contents of proc/, sys/ or dev/ (the
+    container runtime provides all three)."""
+    partial = target.with_suffix(".tmp")
+    excludes = [f"--exclude=./{name}/*" for name in HOST_FILESYSTEMS]
+    subprocess.run(
+        ["tar", "--numeric-owner", "--one-file-system", *excludes, "-C", str(root)]
+        + ["-cf", str(partial), "."],
+        check=True,
+    )
+    partial.rename(target)
 
 
 def make_rootfs_tarball(language: str, target: Path) -> None:
     if os.geteuid() != 0:
         raise BuildError("the offline build runs debootstrap and needs root")
-    if not shutil.which("debootstrap"):
+    if not shutil.which(DEBOOTSTRAP):
         raise BuildError("debootstrap is not installed (apt-get install debootstrap)")
     pkgs = packages(language)
     debs = cache_dir() / "debs"
     debs.mkdir(parents=True, exist_ok=True)
-    root = cache_dir() / f"build-{language}"
+    root = (cache_dir() / f"build-{language}").resolve()
     _remove_root(root)
     mirror = debian_mirror()
     say(f"{language}: debootstrap {SUITE} minbase + {','.join(pkgs)} from {mirror}")
     cmd = [
-        "debootstrap",
+        DEBOOTSTRAP,
         "--variant=minbase",
         f"--include={','.join(pkgs)}",
         f"--cache-dir={debs.resolve()}",
@@ -273,6 +331,28 @@ def make_rootfs_tarball(language: str, target: Path) -> None:
         mirror,
     ]
     started = time.monotonic()
+    try:
+        _debootstrap(language, cmd)
+        # debootstrap can leave proc/ (and sys/, a bind of /dev) mounted inside the root.
+        _unmount_under(root)
+        for rel in PRUNE:
+            shutil.rmtree(root / rel, ignore_errors=True)
+        (root / "var/log").mkdir(exist_ok=True)
+        (root / "var/cache/apt/archives/partial").mkdir(parents=True, exist_ok=True)
+        with open(root / "etc/passwd", "a") as fh:
+            fh.write(RUNNER_USER)
+        with open(root / "etc/group", "a") as fh:
+            fh.write(RUNNER_GROUP)
+        _strip_setuid(root)
+        _tar_rootfs(root, target)
+    finally:
+        _remove_root(root)
+    size = target.stat().st_size >> 20
+    say(f"{language}: rootfs {size} MiB cached at {target} ({time.monotonic() - started:.0f} s)")
+
+
+def _debootstrap(language: str, cmd: list[str]) -> None:
+    """Run debootstrap, echoing one line per phase (and every 40th line) as progress."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert proc.stdout is not None
     tail: list[str] = []
@@ -289,30 +369,7 @@ def make_rootfs_tarball(language: str, target: Path) -> None:
         if count and count % 40 == 0:
             say(f"{language}:   {line[3:]}")
     if proc.wait() != 0:
-        _remove_root(root)
         raise BuildError(f"debootstrap failed for {language}:\n" + "\n".join(tail))
-    for rel in PRUNE:
-        shutil.rmtree(root / rel, ignore_errors=True)
-    (root / "var/log").mkdir(exist_ok=True)
-    (root / "var/cache/apt/archives/partial").mkdir(parents=True, exist_ok=True)
-    with open(root / "etc/passwd", "a") as fh:
-        fh.write(RUNNER_USER)
-    with open(root / "etc/group", "a") as fh:
-        fh.write(RUNNER_GROUP)
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            path = os.path.join(dirpath, name)
-            st = os.lstat(path)
-            if not os.path.islink(path) and st.st_mode & 0o6000:
-                os.chmod(path, st.st_mode & ~0o6000)
-    partial = target.with_suffix(".tmp")
-    subprocess.run(
-        ["tar", "--numeric-owner", "-C", str(root), "-cf", str(partial), "."], check=True
-    )
-    partial.rename(target)
-    _remove_root(root)
-    size = target.stat().st_size >> 20
-    say(f"{language}: rootfs {size} MiB cached at {target} ({time.monotonic() - started:.0f} s)")
 
 
 def build_offline(client, language: str, tag: str, *, fresh: bool) -> None:
