@@ -46,3 +46,45 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info:
             data["exception"] = self.formatException(record.exc_info)
         return json.dumps(data, default=str)
+
+
+class IdlePeriodicTaskFilter(logging.Filter):
+    """Drops beat's "sending due task" and the worker's "received" and "succeeded" lines
+    of periodic tasks (the stage clock every second, the judge's requeue sweep every
+    five) unless the run did something: a task's result is a dict of counts, and all
+    zero means idle. Otherwise two INFO lines a second scroll `make run`'s URL and
+    logins off the screen."""
+
+    def __init__(self, task_names: set[str]):
+        super().__init__()
+        self.task_names = task_names
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == "celery.beat":
+            # "Scheduler: Sending due task %s (%s)" % (entry name, task name)
+            args = record.args if isinstance(record.args, tuple) else ()
+            return not (len(args) == 2 and args[1] in self.task_names)
+        data = getattr(record, "data", None)
+        if not isinstance(data, dict) or data.get("name") not in self.task_names:
+            return True
+        if "return_value" not in data:
+            return False  # "received": the "succeeded" line says whether it mattered
+        return not _is_idle_result(data["return_value"])
+
+
+def _is_idle_result(text: str) -> bool:
+    """`"{'expired': 0, 'fired': 0}"` (Celery logs the repr of the result) → True."""
+    import ast
+
+    try:
+        value = ast.literal_eval(text) if len(text) < 1000 else text
+    except (ValueError, SyntaxError):
+        return False
+    return value is None or (isinstance(value, dict) and not any(value.values()))
+
+
+def quiet_idle_periodic_tasks(task_names: set[str]) -> None:
+    """Install the filter on the three Celery loggers that write those lines."""
+    task_filter = IdlePeriodicTaskFilter(task_names)
+    for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace"):
+        logging.getLogger(name).addFilter(task_filter)

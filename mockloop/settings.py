@@ -33,7 +33,6 @@ INSTALLED_APPS = [
     "csp",
     "channels",
     "interviews",
-    "sandbox",
 ]
 
 MIDDLEWARE = [
@@ -188,7 +187,11 @@ SPECTACULAR_SETTINGS = {
 }
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_RESULT_BACKEND = None
+# Results are kept only for the tasks that return one (a bank import's reference jobs,
+# which the importing process waits for); everything else reports through the database.
+CELERY_RESULT_BACKEND = REDIS_URL or None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -275,7 +278,7 @@ if not DEBUG and not TESTING:
 CELERY_BEAT_SCHEDULE = {
     "stages-tick": {"task": "interviews.stages_tick", "schedule": 1.0, "options": {"expires": 5}},
     "requeue-submissions": {
-        "task": "sandbox.requeue_submissions",
+        "task": "judging.requeue_submissions",
         "schedule": 5.0,
         "options": {"expires": 10},
     },

@@ -73,6 +73,14 @@ class Job:
     limits: Limits = field(default_factory=Limits)
     job_id: str = ""  # shows in the container's labels
 
+    def to_dict(self) -> dict:
+        """Plain JSON-able data, e.g. to hand the job to another process."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Job:
+        return cls(**{**data, "limits": Limits(**data.get("limits", {}))})
+
     def validate(self) -> None:
         if self.language not in LANGUAGES:
             raise ValueError(f"unsupported language {self.language!r}")

@@ -104,6 +104,20 @@ def docker_client():
         raise SandboxUnavailable(f"Docker engine unavailable: {exc}") from exc
 
 
+def ping(timeout: float = 3.0) -> bool:
+    """Whether the Docker engine answers (a cheap call with a short timeout)."""
+    try:
+        import docker
+
+        client = docker.from_env(timeout=timeout)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except Exception:  # noqa: BLE001 - any failure means "not now"
+        return False
+
+
 class Engine:
     def __init__(
         self,

@@ -166,19 +166,20 @@ step_django() {
     warn "interviews/bank/ has no YAML files yet: nothing to import"
   else
     local bank_key verify=()
-    # Verification runs every reference solution in the sandbox: it needs the verification
-    # service and a Docker engine. Without either, import unverified (publishing refuses
-    # unverified questions until `import_bank` is re-run with verification).
+    # Verification runs every reference solution in the sandbox: it needs a Docker engine.
+    # Without one, import unverified (publishing refuses unverified questions until
+    # `import_bank` is re-run with verification).
     if [[ "${MOCKLOOP_BANK_VERIFY:-1}" == 0 ]]; then
-      verify=(--no-verify)
-    elif [[ ! -e interviews/services/verification.py && ! -d interviews/services/verification ]]; then
-      warn "reference verification is not available yet: importing the bank unverified"
       verify=(--no-verify)
     elif ! docker_ok; then
       warn "no Docker engine: importing the bank unverified"
       verify=(--no-verify)
+    else
+      # No judge worker runs yet during set-up: verify in this process's own sandbox.
+      verify=(--verify-here)
     fi
-    bank_key="$(digest_tree interviews/bank)${verify[*]:+-unverified}"
+    bank_key="$(digest_tree interviews/bank)"
+    [[ "${verify[0]}" == --no-verify ]] && bank_key+="-unverified"
     if stamp_matches "bank-$db_key" "$bank_key"; then
       ok "shipped bank already imported"
     else

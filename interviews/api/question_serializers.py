@@ -95,9 +95,9 @@ class QuestionAdminSerializer(serializers.Serializer):
     verified_at = serializers.DateTimeField(allow_null=True)
     verification = serializers.JSONField(
         read_only=True,
-        help_text="The last (or running) reference verification: `{state: running | passed "
-        "| failed | unavailable, done, total, failures?, checked_at?}`; poll it while "
-        "`POST …/verify/` runs.",
+        help_text="The last (or running) reference verification: `{state: queued | running "
+        "| passed | failed | unavailable, done, total, failures?, checked_at?}`; poll it "
+        "after `POST …/verify/` until it is no longer queued or running.",
     )
     slug = serializers.CharField()
     kind = serializers.CharField()
@@ -168,7 +168,9 @@ class QuestionWriteSerializer(serializers.Serializer):
     rubric = serializers.CharField(required=False)
 
 
-class VerificationResultSerializer(serializers.Serializer):
-    ok = serializers.BooleanField()
-    failures = serializers.ListField(child=serializers.CharField())
+class VerificationQueuedSerializer(serializers.Serializer):
+    verification = serializers.JSONField(
+        help_text="`{state: queued, done: 0, total: 0}`: the worker moves it on to "
+        "`running` (with `done`/`total`) and then `passed | failed | unavailable`."
+    )
     question = QuestionAdminSerializer()

@@ -17,7 +17,6 @@ from interviews.models import Question
 from interviews.models.bank import QuestionStatus
 from interviews.roles import ADMIN, role_of
 from interviews.services.bank import (
-    VerificationUnavailable,
     question_archive,
     question_create,
     question_list_latest,
@@ -35,7 +34,7 @@ from .question_serializers import (
     QuestionPublicSerializer,
     QuestionSummarySerializer,
     QuestionWriteSerializer,
-    VerificationResultSerializer,
+    VerificationQueuedSerializer,
 )
 
 
@@ -220,25 +219,20 @@ class QuestionVerifyApi(PracticeApi):
 
     @extend_schema(
         request=None,
-        responses={200: VerificationResultSerializer},
+        responses={202: VerificationQueuedSerializer},
         description=(
-            "Admins: run the reference solution on every hidden test in the sandbox; on "
+            "Admins: queue the reference solution's run on every sample and hidden test, "
+            "on the judge worker; poll the question's `verification` for progress. On "
             "success the version is marked verified and may be published."
         ),
     )
     def post(self, request: Request, question_id: int) -> Response:
         _reject_body(request)
         question = _question_for(request, question_id)
-        try:
-            result = question_verify_reference(question=question, actor=request.user)
-        except VerificationUnavailable as exc:
-            raise ServiceUnavailable(exc.message) from exc
+        question_verify_reference(question=question, actor=request.user)
         return Response(
-            {
-                "ok": bool(result.ok),
-                "failures": [str(failure) for failure in result.failures],
-                "question": _admin_view(question),
-            }
+            {"verification": question.verification, "question": _admin_view(question)},
+            status=status.HTTP_202_ACCEPTED,
         )
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import importlib
 import json
 import math
 import re
@@ -45,6 +44,13 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from interviews.judging.verification import (
+    LocalRunner,
+    ReferenceRunner,
+    VerificationUnavailable,
+    question_verify,
+)
+from interviews.judging.worker import WorkerRunner, verification_request
 from interviews.models import (
     Answer,
     Dimension,
@@ -72,7 +78,7 @@ from interviews.models.bank import (
     StageKind,
 )
 from interviews.services.audit import audit_record
-from interviews.services.errors import DomainError, InvalidInput, StateConflict
+from interviews.services.errors import InvalidInput, StateConflict
 from sandbox.api import FUNCTION_LANGUAGES
 from sandbox.api import LANGUAGES as SANDBOX_LANGUAGES
 
@@ -179,15 +185,6 @@ class BankValidationError(InvalidInput):
 
 class BankVerificationError(BankValidationError):
     """A reference solution failed a hidden test in the sandbox; the import was rolled back."""
-
-
-class VerificationUnavailable(DomainError):
-    """The sandbox verification service is not installed (→ 503)."""
-
-    default_message = (
-        "Reference verification is not available: the sandbox verification service "
-        "(interviews.services.verification) is not installed yet."
-    )
 
 
 class QuestionNotVerified(StateConflict):
@@ -1294,6 +1291,7 @@ def bank_import(
     source: str | Path | Mapping[str, Any],
     *,
     verify: bool = True,
+    verify_here: bool = False,
     actor=None,
     label: str = "",
 ) -> BankImportResult:
@@ -1303,7 +1301,9 @@ def bank_import(
     differs from its newest version becomes a new version (identical content: nothing
     happens). With `verify`, every imported coding version that is not verified yet has
     its reference run on every hidden test in the sandbox; one failure rolls back the
-    whole import (`BankVerificationError`)."""
+    whole import (`BankVerificationError`). The references run on the judge worker, or
+    with `verify_here` in this process's own sandbox (a machine with the Docker engine
+    and no worker running yet, as in `make run`'s set-up)."""
     with transaction.atomic():
         bank = bank_load(source, label=label)
         result = BankImportResult()
@@ -1320,7 +1320,8 @@ def bank_import(
             result.loops[state].append(entry.spec["slug"])
         if verify:
             pending = [q for q in (*result.created, *result.unchanged) if _unverified(q)]
-            result.verified = _bank_verify(pending, entry_of)
+            runner = LocalRunner() if verify_here else WorkerRunner()
+            result.verified = _bank_verify(pending, entry_of, runner)
         if (
             result.created
             or any(result.rubrics[k] for k in ("created", "updated"))
@@ -1511,43 +1512,20 @@ def _question_children_create(question: Question, spec: dict) -> None:
 # --- verification ------------------------------------------------------------------------
 
 
-def _verification_module():
-    """`interviews.services.verification`, imported lazily: it runs the sandbox."""
-    name = "interviews.services.verification"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        raise VerificationUnavailable() from exc
+def question_verify_reference(*, question: Question, actor=None) -> Question:
+    """Queue the question's reference on every sample and hidden test, on the worker;
+    the question's `verification` shows the progress and the outcome."""
+    return verification_request(question=question, actor=actor)
 
 
-def question_verify_reference(*, question: Question, actor=None):
-    """Run the question's reference on every hidden test in the sandbox (sets
-    `verified_at` on success). Returns the verification result (`.ok`, `.failures`)."""
-    if question.kind != QuestionKind.CODING:
-        raise StateConflict("Only coding questions have a reference solution to verify.")
-    result = _verification_module().question_verify(question)
-    if result.ok and question.verified_at is None:
-        question.verified_at = timezone.now()
-    question.save(update_fields=["verified_at", "verification"])
-    audit_record(
-        actor=actor,
-        action="question.verify",
-        target=question,
-        ok=bool(result.ok),
-        failures=[str(f) for f in result.failures][:20],
-    )
-    return result
-
-
-def _bank_verify(questions: list[Question], entry_of: dict[int, BankEntry]) -> list[Question]:
+def _bank_verify(
+    questions: list[Question], entry_of: dict[int, BankEntry], runner: ReferenceRunner
+) -> list[Question]:
     if not questions:
         return []
-    verify = _verification_module().question_verify
     issues: list[BankIssue] = []
     for question in questions:
-        result = verify(question)
+        result = question_verify(question, runner=runner)
         entry = entry_of[question.pk]
         if result.ok:
             if question.verified_at is None:

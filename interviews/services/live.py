@@ -12,8 +12,10 @@ from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.dispatch import receiver
 from django.utils import timezone
 
+from interviews.judging.signals import part_passed
 from interviews.models import FollowUp, Stage, StageEvent, StageFollowUp, StageQuestion, Submission
 from interviews.realtime.events import emit
 from interviews.selectors import can_act_as_coach, time_remaining_ms
@@ -161,6 +163,11 @@ def stage_fire_timed_follow_ups(*, stage: Stage, now=None) -> list[StageFollowUp
         except StateConflict:
             continue  # pushed concurrently by another tick or a coach
     return fired
+
+
+@receiver(part_passed, sender=Submission, dispatch_uid="live.stage_on_part_passed")
+def _part_passed(sender, *, submission: Submission, **kwargs) -> None:
+    stage_on_part_passed(submission=submission)
 
 
 def stage_on_part_passed(*, submission: Submission) -> list[StageFollowUp]:

@@ -7,6 +7,8 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from interviews.judging.submissions import submission_status_payload
+from interviews.judging.tasks import queue_judging
 from interviews.models import Part, Question, Stage, Submission
 from interviews.models.bank import QuestionKind
 from interviews.realtime.events import emit
@@ -15,17 +17,6 @@ from interviews.selectors import part_is_open, stage_question_get
 from .errors import InvalidInput, NotAllowed, StateConflict, TooLarge
 
 logger = logging.getLogger(__name__)
-
-
-def queue_judging(submission_id: int) -> None:
-    """Hand the submission to the sandbox's Celery task. If the broker is unreachable the
-    row stays queued and the requeue sweep (beat) sends it again later."""
-    from sandbox.tasks import judge_submission
-
-    try:
-        judge_submission.delay(submission_id)
-    except Exception:  # broker down: the row is the record; the sweep re-sends it
-        logger.exception("could not queue submission %s for judging", submission_id)
 
 
 @transaction.atomic
@@ -84,20 +75,6 @@ def submission_create(
     )
     _announce_and_queue(submission, actor=author)
     return submission
-
-
-def submission_status_payload(submission: Submission) -> dict:
-    """The `submission.status` event payload (docs/events.md)."""
-    return {
-        "id": submission.pk,
-        "status": submission.status,
-        "verdict": submission.verdict,
-        "passed": submission.passed,
-        "total": submission.total,
-        "question": submission.question_id,
-        "part": submission.part,
-        "mode": submission.mode,
-    }
 
 
 def _announce_and_queue(submission: Submission, *, actor: AbstractBaseUser | None) -> None:

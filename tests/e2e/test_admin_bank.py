@@ -94,7 +94,8 @@ def test_admin_creates_verifies_publishes_and_a_candidate_opens_it(
     expect(message).to_contain_text("Not published")
     expect(message).to_contain_text("press Verify")
 
-    # Verify: progress while the sandbox runs, then the failing hidden test, listed.
+    # Verify: queued for the judge worker, progress while it runs, then the failing
+    # hidden test, listed.
     page.get_by_role("button", name="Verify").click()
     panel = page.get_by_test_id("verify-panel")
     expect(panel.get_by_role("status").first).to_be_visible()
@@ -112,7 +113,7 @@ def test_admin_creates_verifies_publishes_and_a_candidate_opens_it(
     expect(message).to_contain_text("Saved v1 in place.")
     page.get_by_role("button", name="Verify").click()
     panel.get_by_test_id("verify-passed").wait_for(timeout=60_000)
-    expect(panel).to_contain_text("passed all 2 hidden tests")
+    expect(panel).to_contain_text("passed all 3 sample and hidden tests")
     page.screenshot(path=screenshot_path("admin-verify-passed"), full_page=True)
 
     page.get_by_role("button", name="Publish").click()

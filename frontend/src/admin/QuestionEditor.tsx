@@ -3,7 +3,7 @@
 import { useCallback, useDeferredValue, useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 
-import { ApiError, api, describeError, type QuestionAdmin, type VerificationResult } from "../api/client";
+import { ApiError, api, describeError, type QuestionAdmin } from "../api/client";
 import { Problem } from "../pages/Problem";
 import { Markdown } from "../rooms/shared/Markdown";
 import { BankNav } from "./BankNav";
@@ -26,6 +26,7 @@ import { StatusBadges } from "./QuestionList";
 
 type Tab = "prompt" | "code" | "parts" | "follow-ups" | "document";
 const POLL_MS = 400;
+const WORKER_WAIT_MS = 30_000;
 
 function BasicsSection({ draft, set, isNew, errors, rubrics }: { draft: QuestionDraft; set: (p: Partial<QuestionDraft>) => void; isNew: boolean; errors: Record<string, unknown>; rubrics: string[] }) {
   const preview = useDeferredValue(draft.prompt);
@@ -96,29 +97,30 @@ function BasicsSection({ draft, set, isNew, errors, rubrics }: { draft: Question
   );
 }
 
-function VerifyPanel({ verification, running, result }: { verification: Verification; running: boolean; result: VerificationResult | null }) {
+function VerifyPanel({ verification }: { verification: Verification }) {
   const done = verification.done ?? 0;
   const total = verification.total ?? 0;
-  const failures = result ? result.failures : verification.state === "failed" ? (verification.failures ?? []) : [];
-  const state = running ? "running" : (result ? (result.ok ? "passed" : "failed") : verification.state);
+  const state = verification.state;
+  const failures = state === "failed" ? (verification.failures ?? []) : [];
+  const running = state === "queued" || state === "running";
   return (
     <section className={`card verify-panel verify-${state ?? "none"}`} aria-labelledby="verify-title" data-testid="verify-panel">
       <h2 id="verify-title">Reference verification</h2>
-      {!state && <p className="muted small">Not verified yet. Verify runs the reference on every hidden test in the sandbox.</p>}
-      {(state === "running" || running) && (
+      {!state && <p className="muted small">Not verified yet. Verify runs the reference on every sample and hidden test in the sandbox.</p>}
+      {running && (
         <div className="verify-progress" role="status" aria-live="polite">
           <progress max={total || 1} value={done} aria-label="Verification progress" />
           <span className="small">
-            {total ? `${done}/${total} hidden tests` : "Starting the sandbox…"}
+            {state === "queued" ? "Queued for the judge worker…" : total ? `${done}/${total} tests` : "Starting the sandbox…"}
           </span>
         </div>
       )}
       {!running && state === "passed" && (
         <p className="ok" role="status" data-testid="verify-passed">
-          ✓ The reference passed all {total || ""} hidden tests{verification.checked_at ? ` · ${new Date(verification.checked_at).toLocaleString()}` : ""}.
+          ✓ The reference passed all {total || ""} sample and hidden tests{verification.checked_at ? ` · ${new Date(verification.checked_at).toLocaleString()}` : ""}.
         </p>
       )}
-      {!running && state === "unavailable" && <p className="error">The sandbox was unavailable. Start the Docker engine and verify again.</p>}
+      {state === "unavailable" && <p className="error">The sandbox was unavailable. Start the Docker engine (and the judge worker) and verify again.</p>}
       {!running && state === "failed" && (
         <>
           <p className="error" role="alert" data-testid="verify-failed">
@@ -130,7 +132,7 @@ function VerifyPanel({ verification, running, result }: { verification: Verifica
               return (
                 <li key={text}>
                   <div className="row">
-                    <strong>{f.part ? `Part ${f.part} · hidden test ${f.test}` : "Reference"}</strong>
+                    <strong>{f.part ? `Part ${f.part} · ${f.tests === "sample" ? "sample" : "hidden test"} ${f.test}` : "Reference"}</strong>
                     {f.language && <span className="small muted">{f.language}</span>}
                     {f.verdict && <span className={`verdict verdict-${f.verdict}`}>{f.verdict.replace(/_/g, " ")}</span>}
                   </div>
@@ -174,7 +176,6 @@ export function QuestionEditorPage() {
   const [message, setMessage] = useState<{ kind: "ok" | "error" | "notice"; text: string } | null>(null);
   const [busy, setBusy] = useState<null | "save" | "verify" | "publish" | "archive">(null);
   const [progress, setProgress] = useState<Verification>({});
-  const [result, setResult] = useState<VerificationResult | null>(null);
   const [tab, setTab] = useState<Tab>("prompt");
   const [rubrics, setRubrics] = useState<string[]>([]);
   const poll = useRef<ReturnType<typeof setInterval> | null>(null);
@@ -186,7 +187,6 @@ export function QuestionEditorPage() {
   useEffect(() => {
     if (isNew) return;
     let stale = false;
-    setResult(null);
     api.question(id).then(
       (question) => {
         if (stale) return;
@@ -249,7 +249,6 @@ export function QuestionEditorPage() {
       setSaved(after);
       setDraft(draftOf(after));
       setProgress(verificationOf(after));
-      setResult(null);
       const notes: string[] = [];
       if (after.id !== before.id) {
         notes.push(`Saved as a new version, v${after.version}: v${before.version} is used by a stage or submission and stays as it was.`);
@@ -269,28 +268,33 @@ export function QuestionEditorPage() {
     }
   }
 
+  /** Verification runs on the judge worker: queue it, then follow the question's
+   * `verification` until it is no longer queued or running. */
   async function verify() {
     if (!saved) return;
     setBusy("verify");
     setMessage(null);
-    setResult(null);
-    setProgress({ state: "running", done: 0, total: 0 });
-    poll.current = setInterval(() => {
-      api.question(saved.id).then(
-        (q) => {
-          const v = verificationOf(q);
-          if (v.state === "running") setProgress(v);
-        },
-        () => undefined,
-      );
-    }, POLL_MS);
     try {
-      const outcome = await api.questionVerify(saved.id);
-      setResult(outcome);
-      setSaved(outcome.question);
-      setProgress(verificationOf(outcome.question));
+      const queued = await api.questionVerify(saved.id);
+      setSaved(queued.question);
+      setProgress(verificationOf(queued.question));
+      const started = Date.now();
+      const finished = await new Promise<QuestionAdmin>((resolve) => {
+        poll.current = setInterval(() => {
+          api.question(saved.id).then(
+            (q) => {
+              const v = verificationOf(q);
+              setProgress(v);
+              if (v.state !== "queued" && v.state !== "running") resolve(q);
+              else if (v.state === "queued" && Date.now() - started > WORKER_WAIT_MS)
+                setMessage({ kind: "notice", text: "No judge worker has taken this yet. Is the worker running? It will start as soon as one does." });
+            },
+            () => undefined, // a failed poll is retried on the next tick
+          );
+        }, POLL_MS);
+      });
+      setSaved(finished);
     } catch (err) {
-      setProgress(verificationOf(saved));
       setMessage({ kind: "error", text: describeError(err) });
     } finally {
       if (poll.current) clearInterval(poll.current);
@@ -431,7 +435,7 @@ export function QuestionEditorPage() {
           </div>
         </div>
         <aside className="editor-side">
-          {saved?.kind === "coding" && <VerifyPanel verification={progress} running={busy === "verify"} result={result} />}
+          {saved?.kind === "coding" && <VerifyPanel verification={progress} />}
           <section className="card">
             <h2>Publishing</h2>
             <p className="small">

@@ -45,6 +45,12 @@ describe("verification failures", () => {
       verdict: "wrong_answer",
       detail: "line 1: expected '5', got '4'",
     });
+    expect(parseFailure("python: parts[0].samples[1] wrong_answer")).toMatchObject({
+      part: 1,
+      tests: "sample",
+      test: 2,
+      verdict: "wrong_answer",
+    });
     expect(parseFailure("python: compile_error: bad")).toMatchObject({ language: "python", part: null, verdict: "compile_error" });
     expect(parseFailure("no hidden tests")).toMatchObject({ language: "", part: null, detail: "no hidden tests" });
   });

@@ -65,7 +65,7 @@ export interface QuestionDraft {
 }
 
 export interface Verification {
-  state?: "running" | "passed" | "failed" | "unavailable";
+  state?: "queued" | "running" | "passed" | "failed" | "unavailable";
   done?: number;
   total?: number;
   failures?: string[];
@@ -139,25 +139,27 @@ export function bodyOf(draft: QuestionDraft): QuestionDraft {
   return body;
 }
 
-/** `python: parts[0].hidden[3] wrong_answer (detail)` → its pieces, for the failure table. */
+/** `python: parts[0].hidden[3] wrong_answer (detail)` (or `.samples[j]`) → its pieces, for the failure table. */
 export interface VerificationFailure {
   language: string;
   part: number | null;
   test: number | null;
+  tests: "sample" | "hidden" | null;
   verdict: string;
   detail: string;
   text: string;
 }
 
 export function parseFailure(text: string): VerificationFailure {
-  const match = /^(\w+): parts\[(\d+)\]\.hidden\[(\d+)\] (\w+)(?: \((.*)\))?$/s.exec(text);
+  const match = /^(\w+): parts\[(\d+)\]\.(hidden|samples)\[(\d+)\] (\w+)(?: \((.*)\))?$/s.exec(text);
   if (match) {
     return {
       language: match[1]!,
       part: Number(match[2]) + 1,
-      test: Number(match[3]) + 1,
-      verdict: match[4]!,
-      detail: match[5] ?? "",
+      tests: match[3] === "samples" ? "sample" : "hidden",
+      test: Number(match[4]) + 1,
+      verdict: match[5]!,
+      detail: match[6] ?? "",
       text,
     };
   }
@@ -167,6 +169,7 @@ export function parseFailure(text: string): VerificationFailure {
     language: known ? language! : "",
     part: null,
     test: null,
+    tests: null,
     verdict: known ? (/^\w+/.exec(rest.join(":").trim())?.[0] ?? "") : "",
     detail: known ? rest.join(":").trim() : text,
     text,

@@ -46,7 +46,7 @@ export type Language = S["LanguageEnum"];
 export type StageEvent = S["EventOut"];
 export type QuestionAdmin = S["QuestionAdmin"];
 export type QuestionSummary = S["QuestionSummary"];
-export type VerificationResult = S["VerificationResult"];
+export type VerificationQueued = S["VerificationQueued"];
 export type BankImportResult = S["BankImportResult"];
 export type LoopReport = S["LoopReport"];
 export type ReportStage = S["ReportStage"];
@@ -245,7 +245,7 @@ export const api = {
   questionSave: (id: number, body: object) => request<QuestionAdmin>("PUT", `/api/v1/questions/${id}/`, body),
   questionPatch: (id: number, patch: object) => request<QuestionAdmin>("PATCH", `/api/v1/questions/${id}/`, patch),
   questionArchive: (id: number) => request<void>("DELETE", `/api/v1/questions/${id}/`),
-  questionVerify: (id: number) => post<VerificationResult>(`/api/v1/questions/${id}/verify/`),
+  questionVerify: (id: number) => post<VerificationQueued>(`/api/v1/questions/${id}/verify/`),
   questionPublish: (id: number) => post<QuestionAdmin>(`/api/v1/questions/${id}/publish/`),
   bankImportYaml: (text: string, verify: boolean) =>
     post<BankImportResult>(`/api/v1/bank/import/${query({ verify: verify ? 1 : 0 })}`, {

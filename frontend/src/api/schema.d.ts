@@ -307,7 +307,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Admins: run the reference solution on every hidden test in the sandbox; on success the version is marked verified and may be published. */
+        /** @description Admins: queue the reference solution's run on every sample and hidden test, on the judge worker; poll the question's `verification` for progress. On success the version is marked verified and may be published. */
         post: operations["v1_questions_verify_create"];
         delete?: never;
         options?: never;
@@ -1226,7 +1226,7 @@ export interface components {
             status: string;
             /** Format: date-time */
             verified_at: string | null;
-            /** @description The last (or running) reference verification: `{state: running | passed | failed | unavailable, done, total, failures?, checked_at?}`; poll it while `POST …/verify/` runs. */
+            /** @description The last (or running) reference verification: `{state: queued | running | passed | failed | unavailable, done, total, failures?, checked_at?}`; poll it after `POST …/verify/` until it is no longer queued or running. */
             readonly verification: unknown;
             slug: string;
             kind: string;
@@ -1912,9 +1912,9 @@ export interface components {
             email: string;
             role: string;
         };
-        VerificationResult: {
-            ok: boolean;
-            failures: string[];
+        VerificationQueued: {
+            /** @description `{state: queued, done: 0, total: 0}`: the worker moves it on to `running` (with `done`/`total`) and then `passed | failed | unavailable`. */
+            verification: unknown;
             question: components["schemas"]["QuestionAdmin"];
         };
         /**
@@ -2428,12 +2428,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["VerificationResult"];
+                    "application/json": components["schemas"]["VerificationQueued"];
                 };
             };
         };

@@ -1,4 +1,6 @@
-"""`manage.py import_bank FILE_OR_DIR [--no-verify]`: import a bank, all or nothing."""
+"""`manage.py import_bank FILE_OR_DIR [--no-verify | --verify-here]`: import a bank, all or
+nothing. Reference solutions run on the judge worker (this process may have no Docker
+engine, as the web container in production), or in this process with `--verify-here`."""
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -20,10 +22,16 @@ class Command(BaseCommand):
             action="store_true",
             help="skip running reference solutions in the sandbox; versions stay unverified",
         )
+        parser.add_argument(
+            "--verify-here",
+            action="store_true",
+            help="run the reference solutions in this process's sandbox (needs the Docker "
+            "engine) instead of on the judge worker, e.g. before any worker runs",
+        )
 
-    def handle(self, *args, path: str, no_verify: bool, **options) -> None:
+    def handle(self, *args, path: str, no_verify: bool, verify_here: bool, **options) -> None:
         try:
-            result = bank_import(path, verify=not no_verify)
+            result = bank_import(path, verify=not no_verify, verify_here=verify_here)
         except BankValidationError as exc:
             for issue in exc.issues:
                 self.stderr.write(str(issue))

@@ -1,8 +1,6 @@
 """/api/v1/bank/import/ and /api/v1/bank/export/: admins move whole bank documents in and
 out over HTTP, with the same all-or-nothing validation (errors by path) as import_bank."""
 
-import sys
-import types
 from dataclasses import dataclass, field
 
 import pytest
@@ -10,6 +8,7 @@ import yaml
 from django.utils import timezone
 
 from interviews import models as m
+from interviews.judging.verification import VerificationUnavailable
 from interviews.services.bank import bank_export, bank_import
 from tests import factories as f
 from tests.interviews import bank_data as data
@@ -18,7 +17,6 @@ pytestmark = pytest.mark.django_db
 
 IMPORT = "/api/v1/bank/import/"
 EXPORT = "/api/v1/bank/export/"
-VERIFICATION = "interviews.services.verification"
 
 
 @pytest.fixture
@@ -38,16 +36,14 @@ def sandbox(monkeypatch) -> list[str]:
     """A stand-in verification service: records what it ran; fails slugs named `bad-*`."""
     ran: list[str] = []
 
-    def question_verify(question):
+    def question_verify(question, *, runner):
         ran.append(question.slug)
         if question.slug.startswith("bad-"):
             return FakeResult(ok=False, failures=["python: parts[0].hidden[1] wrong_answer"])
         question.verified_at = timezone.now()
         return FakeResult(ok=True)
 
-    module = types.ModuleType(VERIFICATION)
-    module.question_verify = question_verify
-    monkeypatch.setitem(sys.modules, VERIFICATION, module)
+    monkeypatch.setattr("interviews.services.bank.question_verify", question_verify)
     return ran
 
 
@@ -172,7 +168,10 @@ def test_import_bad_verify_query_is_400(admin, sandbox):
 
 
 def test_import_without_the_sandbox_is_503(admin, monkeypatch):
-    monkeypatch.setitem(sys.modules, VERIFICATION, None)
+    def question_verify(question, *, runner):
+        raise VerificationUnavailable("No judge worker answered.")
+
+    monkeypatch.setattr("interviews.services.bank.question_verify", question_verify)
     response = admin.post(IMPORT, {"bank": data.bank()}, format="json")
     assert response.status_code == 503
     assert not m.Question.objects.exists()

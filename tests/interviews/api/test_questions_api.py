@@ -2,9 +2,7 @@
 may see of published questions. Leak checks search the whole serialized JSON text."""
 
 import json
-import sys
-import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
 from django.db import connection
@@ -19,7 +17,6 @@ from tests.interviews import bank_data as data
 pytestmark = pytest.mark.django_db
 
 LIST = "/api/v1/questions/"
-VERIFICATION = "interviews.services.verification"
 
 # What must never reach a candidate or a coach through this API.
 SECRETS = [
@@ -511,43 +508,73 @@ def test_publish_takes_no_body(client, bank):
     assert response.json()["errors"] == {"force": ["Unknown field."]}
 
 
-def test_verify_without_the_verification_service_is_503(client, bank, monkeypatch):
-    monkeypatch.setitem(sys.modules, VERIFICATION, None)
-    response = client("admin").post(f"{_detail(bank.adder)}verify/")
-    assert response.status_code == 503
-    assert "verification" in response.json()["detail"]
+@pytest.fixture
+def worker(monkeypatch):
+    """Runs a queued verification at once, as the worker would, with the sandbox run
+    replaced by `outcomes` (by slug); the real worker path is tested in
+    tests/integration/test_verification_worker.py."""
+    from interviews.judging import verification
+
+    outcomes: dict[str, verification.VerificationResult] = {}
+    queued: list[int] = []
+
+    def question_verify(question, *, runner):
+        assert isinstance(runner, verification.LocalRunner), "the worker runs it locally"
+        result = outcomes.get(question.slug, verification.VerificationResult(ok=True, tests=3))
+        return verification._finish(question, result)
+
+    def queue_verification(question_id, actor_id):
+        queued.append(question_id)
+        verification.verification_run(question_id=question_id, actor_id=actor_id)
+
+    monkeypatch.setattr(verification, "question_verify", question_verify)
+    monkeypatch.setattr("interviews.judging.worker.queue_verification", queue_verification)
+    return outcomes, queued
 
 
-@dataclass
-class FakeResult:
-    ok: bool
-    failures: list[str] = field(default_factory=list)
-
-
-def test_verify_runs_the_verification_service(client, bank, monkeypatch):
-    def question_verify(question):
-        question.verified_at = timezone.now()
-        return FakeResult(ok=True)
-
-    module = types.ModuleType(VERIFICATION)
-    module.question_verify = question_verify
-    monkeypatch.setitem(sys.modules, VERIFICATION, module)
-
-    response = client("admin").post(f"{_detail(bank.adder)}verify/")
-    assert response.status_code == 200
+def test_verify_answers_202_queued_and_the_worker_marks_the_question_verified(
+    client, bank, users, worker, django_capture_on_commit_callbacks
+):
+    _, queued = worker
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = client("admin").post(f"{_detail(bank.adder)}verify/")
+    assert response.status_code == 202
     body = response.json()
-    assert (body["ok"], body["failures"]) == (True, [])
-    assert body["question"]["verified_at"]
-    assert m.Question.objects.get(pk=bank.adder.pk).verified_at is not None
+    assert body["verification"] == {"state": "queued", "done": 0, "total": 0}
+    assert body["question"]["verification"]["state"] == "queued"
+    assert m.Question.objects.get(pk=bank.adder.pk).verification["state"] == "queued"
+    assert queued == [], "nothing runs in the web process"
+    for callback in callbacks:
+        callback()
+    assert queued == [bank.adder.pk]
+    question = client("admin").get(_detail(bank.adder)).json()
+    assert question["verification"]["state"] == "passed"
+    assert question["verified_at"]
+    entry = m.AuditEntry.objects.get(action="question.verify")
+    assert entry.detail["ok"] is True and entry.actor == users["admin"]
 
 
-def test_verify_reports_failures(client, bank, monkeypatch):
-    module = types.ModuleType(VERIFICATION)
-    module.question_verify = lambda q: FakeResult(ok=False, failures=["python: hidden[0] wrong"])
-    monkeypatch.setitem(sys.modules, VERIFICATION, module)
-    body = client("admin").post(f"{_detail(bank.adder)}verify/").json()
-    assert (body["ok"], body["failures"]) == (False, ["python: hidden[0] wrong"])
-    assert body["question"]["verified_at"] is None
+def test_verify_failures_land_on_the_question(
+    client, bank, worker, django_capture_on_commit_callbacks
+):
+    from interviews.judging.verification import VerificationResult
+
+    outcomes, _ = worker
+    outcomes[bank.adder.slug] = VerificationResult(
+        ok=False, failures=["python: parts[0].hidden[0] wrong_answer"], tests=3
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client("admin").post(f"{_detail(bank.adder)}verify/").status_code == 202
+    question = client("admin").get(_detail(bank.adder)).json()
+    assert question["verification"]["state"] == "failed"
+    assert question["verification"]["failures"] == ["python: parts[0].hidden[0] wrong_answer"]
+    assert question["verified_at"] is None
+
+
+def test_verify_is_refused_to_coaches_and_candidates(client, bank, worker):
+    for role in ("coach", "candidate"):
+        assert client(role).post(f"{_detail(bank.adder)}verify/").status_code == 403
+    assert m.Question.objects.get(pk=bank.adder.pk).verification == {}
 
 
 def test_verify_is_for_coding_questions(client, bank):

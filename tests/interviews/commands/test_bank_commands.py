@@ -7,8 +7,10 @@ import pytest
 import yaml
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import timezone
 
 from interviews import models as m
+from interviews.judging.verification import VerificationResult, VerificationUnavailable
 from interviews.services.bank import SHIPPED_BANK_DIR
 from tests.interviews import bank_data as data
 
@@ -68,11 +70,32 @@ def test_import_bank_exits_non_zero_from_the_command_line(tmp_path):
     assert f"{path}: x.kind: missing" in err.getvalue()
 
 
-def test_import_bank_without_the_verification_service_says_what_to_do(monkeypatch, tmp_path):
-    monkeypatch.setitem(sys.modules, "interviews.services.verification", None)
+def test_import_bank_when_nothing_can_verify_says_what_to_do(monkeypatch, tmp_path):
+    def question_verify(question, *, runner):
+        raise VerificationUnavailable("No judge worker answered.")
+
+    monkeypatch.setattr("interviews.services.bank.question_verify", question_verify)
     path = data.write_yaml(tmp_path / "bank.yaml", data.bank())
     with pytest.raises(CommandError, match="Rerun with --no-verify"):
         _run("import_bank", str(path))
+
+
+def test_import_bank_verifies_on_the_worker_or_here(monkeypatch, tmp_path):
+    """Without --verify-here the references go to the judge worker (the command may run
+    where there is no Docker engine); with it, to this process's sandbox."""
+    runners = []
+
+    def question_verify(question, *, runner):
+        runners.append(type(runner).__name__)
+        question.verified_at = timezone.now()
+        return VerificationResult(ok=True, tests=1)
+
+    monkeypatch.setattr("interviews.services.bank.question_verify", question_verify)
+    path = data.write_yaml(tmp_path / "bank.yaml", data.bank())
+    _run("import_bank", str(path))
+    m.Question.objects.all().delete()
+    _run("import_bank", str(path), "--verify-here")
+    assert runners == ["WorkerRunner", "LocalRunner"]
 
 
 def test_export_bank_to_stdout_and_to_a_file(tmp_path):

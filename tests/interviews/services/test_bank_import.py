@@ -1,8 +1,6 @@
 """Bank import: one transaction, versions instead of mutation, in-place rubrics and loops,
-and reference verification in the sandbox (through `interviews.services.verification`)."""
+and reference verification in the sandbox (through `interviews.judging.verification`)."""
 
-import sys
-import types
 from dataclasses import dataclass, field
 
 import pytest
@@ -19,8 +17,6 @@ from interviews.services.bank import (
 from tests.interviews import bank_data as data
 
 pytestmark = pytest.mark.django_db
-
-VERIFICATION = "interviews.services.verification"
 
 
 def _dict_of(question: m.Question) -> dict:
@@ -157,16 +153,14 @@ def _install_verifier(monkeypatch, verdicts: dict[str, FakeResult]) -> list[str]
     """A stand-in for the sandbox verification service: `verdicts` by slug."""
     calls: list[str] = []
 
-    def question_verify(question):
+    def question_verify(question, *, runner):
         calls.append(question.slug)
         result = verdicts.get(question.slug, FakeResult(ok=True))
         if result.ok:
             question.verified_at = timezone.now()
         return result
 
-    module = types.ModuleType(VERIFICATION)
-    module.question_verify = question_verify
-    monkeypatch.setitem(sys.modules, VERIFICATION, module)
+    monkeypatch.setattr("interviews.services.bank.question_verify", question_verify)
     return calls
 
 
@@ -211,14 +205,21 @@ def test_a_failing_reference_refuses_the_whole_import_with_paths(monkeypatch):
     assert m.Rubric.objects.count() == 0
 
 
-def test_verify_without_the_verification_service_is_refused(monkeypatch):
-    monkeypatch.setitem(sys.modules, VERIFICATION, None)  # as if the module did not exist
+def _nothing_can_verify(monkeypatch) -> None:
+    def question_verify(question, *, runner):
+        raise VerificationUnavailable("No judge worker answered.")
+
+    monkeypatch.setattr("interviews.services.bank.question_verify", question_verify)
+
+
+def test_verify_when_nothing_can_run_the_references_is_refused(monkeypatch):
+    _nothing_can_verify(monkeypatch)
     with pytest.raises(VerificationUnavailable):
         bank_import(data.bank(), verify=True)
     assert m.Question.objects.count() == 0
 
 
 def test_verify_is_not_needed_without_coding_questions(monkeypatch):
-    monkeypatch.setitem(sys.modules, VERIFICATION, None)
+    _nothing_can_verify(monkeypatch)
     bank = {"questions": [data.discussion_question()]}
     assert len(bank_import(bank, verify=True).created) == 1

@@ -6,8 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from interviews.judging import submissions as judging
+from interviews.judging import tasks
 from interviews.models import StageEvent, Submission
-from interviews.services import judging
 from tests.factories import PartFactory, StageFactory
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +17,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def sent(monkeypatch):
     calls: list[int] = []
-    monkeypatch.setattr("interviews.services.submissions.queue_judging", calls.append)
+    monkeypatch.setattr(tasks, "queue_judging", calls.append)
+    monkeypatch.setattr(tasks.sandbox, "ping", lambda: True)
     return calls
 
 
@@ -50,10 +52,12 @@ def test_deferred_submission_waits_for_the_sandbox(sent, django_capture_on_commi
     submission = _submission(status="running")
     judging.submission_defer(submission_id=submission.pk)
     later = timezone.now() + timedelta(minutes=1)
-    assert judging.submissions_requeue(sandbox_ok=False, now=later) == {"requeued": 0, "stale": 0}
-    with django_capture_on_commit_callbacks(execute=True):
-        result = judging.submissions_requeue(sandbox_ok=True, now=later)
-    assert result["requeued"] == 1 and sent == [submission.pk]
+    assert judging.submissions_requeue(sandbox_ok=False, now=later).counts() == {
+        "requeued": 0,
+        "stale": 0,
+    }
+    result = judging.submissions_requeue(sandbox_ok=True, now=later)
+    assert result.deferred == [submission.pk] and result.lost == []
     submission.refresh_from_db()
     assert (submission.status, submission.verdict, submission.error) == ("queued", "", "")
 
@@ -64,10 +68,18 @@ def test_a_queued_job_nobody_took_is_sent_again_but_not_every_tick(sent):
         created_at=timezone.now() - timedelta(minutes=5)
     )
     now = timezone.now()
-    assert judging.submissions_requeue(sandbox_ok=True, now=now)["stale"] == 1
-    assert (
-        judging.submissions_requeue(sandbox_ok=True, now=now + timedelta(seconds=5))["stale"] == 0
+    assert judging.submissions_requeue(sandbox_ok=True, now=now).lost == [submission.pk]
+    assert judging.submissions_requeue(sandbox_ok=True, now=now + timedelta(seconds=5)).lost == []
+
+
+def test_the_sweep_task_sends_what_the_sweep_picked(sent):
+    submission = _submission(status="queued")
+    Submission.objects.filter(pk=submission.pk).update(
+        created_at=timezone.now() - timedelta(minutes=5)
     )
+    assert tasks.requeue_submissions() == {"requeued": 0, "stale": 1}
+    assert sent == [submission.pk]
+    assert tasks.requeue_submissions() == {"requeued": 0, "stale": 0}
     assert sent == [submission.pk]
 
 

@@ -1,8 +1,8 @@
 """Judging a submission: claim it, run its tests in the sandbox, store the verdicts.
 
-The Celery task (`sandbox.tasks.judge_submission`) only calls `submission_judge`. Running
-code (sandbox) is kept apart from scoring (here) and from what the candidate may see
-(serializers).
+The Celery task (`interviews.judging.tasks.judge_submission`) only calls
+`submission_judge`. Running code (sandbox) is kept apart from scoring (here) and from what
+the candidate may see (serializers).
 
 Exactly once, even when Celery delivers twice: a worker *claims* a submission by bumping
 `attempts` under a lease; only the holder of the current attempt may write results. A
@@ -10,9 +10,8 @@ duplicate delivery while the lease is held is retried later (and then finds the 
 a crashed worker's lease runs out and the re-delivered job judges again from scratch.
 """
 
-import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
@@ -20,11 +19,12 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from interviews.models import Question, Submission, TestCase, TestResult
+from interviews.models import Submission, TestCase, TestResult
 from interviews.realtime.events import emit
-from sandbox import UNCHECKED, Job, JobResult, Limits, Test, run_tests
+from sandbox import JobResult, Test, run_tests
 
-from .submissions import submission_status_payload
+from .jobs import question_job, submission_tests
+from .signals import part_passed
 
 logger = logging.getLogger(__name__)
 
@@ -52,44 +52,18 @@ def judge_lease() -> timedelta:
     return timedelta(seconds=getattr(settings, "JUDGE_LEASE_SECONDS", 120))
 
 
-def question_job(question: Question, *, language: str, code: str, job_id: str = "") -> Job:
-    """The sandbox job for running `code` against one of the question's parts."""
-    return Job(
-        language=language,
-        code=code,
-        io=question.io,
-        entrypoint=question.entrypoint or None,
-        checker=question.checker,
-        limits=Limits(
-            time_limit_ms=question.time_limit_ms,
-            memory_limit_mb=question.memory_limit_mb,
-            output_limit_mb=question.output_limit_mb,
-        ),
-        job_id=job_id,
-    )
-
-
-def _tests_for(submission: Submission) -> list[tuple[TestCase | None, Test]]:
-    if submission.mode == Submission.Mode.RUN and submission.stdin is not None:
-        return [(None, Test(input=submission.stdin, expected=UNCHECKED))]
-    visibility = (
-        TestCase.Visibility.HIDDEN
-        if submission.mode == Submission.Mode.SUBMIT
-        else TestCase.Visibility.SAMPLE
-    )
-    cases = TestCase.objects.filter(
-        part__question=submission.question, part__position=submission.part, visibility=visibility
-    ).order_by("position")
-    return [
-        (case, Test(input=case.input, expected=_expected(submission.question, case)))
-        for case in cases
-    ]
-
-
-def _expected(question: Question, case: TestCase):
-    if question.io == "function":
-        return json.loads(case.output) if case.output.strip() else None
-    return case.output
+def submission_status_payload(submission: Submission) -> dict:
+    """The `submission.status` event payload (docs/events.md)."""
+    return {
+        "id": submission.pk,
+        "status": submission.status,
+        "verdict": submission.verdict,
+        "passed": submission.passed,
+        "total": submission.total,
+        "question": submission.question_id,
+        "part": submission.part,
+        "mode": submission.mode,
+    }
 
 
 def submission_claim(submission_id: int) -> Claim | None:
@@ -125,7 +99,7 @@ def submission_judge(submission_id: int) -> Submission | None:
     if claim is None:
         return None
     submission = claim.submission
-    pairs = _tests_for(submission)
+    pairs = submission_tests(submission)
     job = question_job(
         submission.question,
         language=submission.language,
@@ -185,9 +159,7 @@ def submission_record_result(
     TestResult.objects.bulk_create(rows)
     emit(submission.stage_id, "submission.status", submission_status_payload(submission))
     if hidden and result.verdict == "accepted" and result.total:
-        from .live import stage_on_part_passed
-
-        stage_on_part_passed(submission=submission)
+        part_passed.send(sender=Submission, submission=submission)
     return submission
 
 
@@ -220,18 +192,33 @@ def submission_defer(*, submission_id: int, error: str = SANDBOX_DOWN_MESSAGE) -
     )
 
 
-def submissions_requeue(*, sandbox_ok: bool, now=None) -> dict[str, int]:
-    """Hand submissions back to the judge (beat, every few seconds):
+@dataclass
+class Requeue:
+    """What one sweep handed back to the judge (the task sends these ids)."""
+
+    deferred: list[int] = field(default_factory=list)  # the sandbox is back: judge again
+    lost: list[int] = field(default_factory=list)  # queued too long: the message was lost
+
+    @property
+    def ids(self) -> list[int]:
+        return [*self.deferred, *self.lost]
+
+    def counts(self) -> dict[str, int]:
+        return {"requeued": len(self.deferred), "stale": len(self.lost)}
+
+
+def submissions_requeue(*, sandbox_ok: bool, now=None) -> Requeue:
+    """Pick the submissions to hand back to the judge (beat, every few seconds):
 
     - those deferred because the sandbox was down, once it answers again;
     - those queued for a while that no worker took (their broker message may have been
       lost, e.g. in a Redis restart). A duplicate message is harmless: claims are
       exactly-once.
-    """
-    from .submissions import queue_judging
 
+    Each is marked as re-sent (committed) before this returns; the caller queues them.
+    """
     now = now or timezone.now()
-    requeued = stale = 0
+    requeue = Requeue()
     if sandbox_ok:
         deferred = Submission.objects.filter(
             status=Submission.Status.ERROR, requeue_at__lte=now, attempts__lt=MAX_ATTEMPTS
@@ -254,27 +241,18 @@ def submissions_requeue(*, sandbox_ok: bool, now=None) -> dict[str, int]:
                         "submission.status",
                         submission_status_payload(submission),
                     )
-                    transaction.on_commit(lambda pk=pk: queue_judging(pk))
-                    requeued += updated
+                    requeue.deferred.append(pk)
     lost = Submission.objects.filter(
         status=Submission.Status.QUEUED, created_at__lte=now - STALE_QUEUED
     ).filter(Q(requeue_at__isnull=True) | Q(requeue_at__lte=now))
     for pk in list(lost.values_list("pk", flat=True)[:200]):
         Submission.objects.filter(pk=pk).update(requeue_at=now + STALE_QUEUED)
-        queue_judging(pk)
-        stale += 1
-    return {"requeued": requeued, "stale": stale}
+        requeue.lost.append(pk)
+    return requeue
 
 
-def sandbox_available() -> bool:
-    """Whether the Docker engine answers (cheap ping, short timeout)."""
-    from sandbox.engine import docker_client
-
-    try:
-        client = docker_client()
-        try:
-            return bool(client.ping())
-        finally:
-            client.close()
-    except Exception:
-        return False
+def submission_release(submission_id: int) -> None:
+    """Hand a claimed submission back to the queue (this worker could not judge it)."""
+    Submission.objects.filter(pk=submission_id, status=Submission.Status.RUNNING).update(
+        status=Submission.Status.QUEUED
+    )

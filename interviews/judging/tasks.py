@@ -1,0 +1,114 @@
+"""Celery tasks of the judge: thin wrappers that take an id (or a job's data) and call one
+function of `interviews.judging`.
+
+`acks_late` + `reject_on_worker_lost` (settings) keep a job queued until it is judged; a
+worker that dies mid-job has its message re-delivered, and the claim/lease in
+`interviews.judging.submissions` makes the re-delivery judge exactly once.
+"""
+
+import logging
+
+from celery import shared_task
+from celery.signals import worker_process_shutdown, worker_ready
+
+import sandbox
+from mockloop.logs import bind_log_context, log_context_var
+
+from .submissions import (
+    LeaseHeld,
+    submission_defer,
+    submission_judge,
+    submission_release,
+    submissions_requeue,
+)
+from .verification import ReferenceJob, reference_job_run, verification_run
+
+logger = logging.getLogger(__name__)
+
+
+def queue_judging(submission_id: int) -> None:
+    """Hand the submission to the judge. If the broker is unreachable the row stays
+    queued and the requeue sweep (beat) sends it again later."""
+    try:
+        judge_submission.delay(submission_id)
+    except Exception:  # broker down: the row is the record; the sweep re-sends it
+        logger.exception("could not queue submission %s for judging", submission_id)
+
+
+def queue_verification(question_id: int, actor_id: int | None) -> None:
+    """Hand a question's reference verification to the worker."""
+    verify_question.delay(question_id, actor_id)
+
+
+@shared_task(
+    bind=True,
+    name="judging.judge_submission",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+)
+def judge_submission(self, submission_id: int) -> None:
+    token = bind_log_context(submission_id=submission_id, task_id=self.request.id)
+    try:
+        submission_judge(submission_id)
+    except LeaseHeld as held:
+        # Another delivery of this job is running; come back when its lease is over.
+        raise self.retry(countdown=held.seconds, max_retries=None) from held
+    except sandbox.SandboxUnavailable as exc:
+        # Say so at once (a clear internal_error); `requeue_submissions` judges it again
+        # when the engine answers.
+        logger.warning("sandbox unavailable for submission %s: %s", submission_id, exc)
+        submission_release(submission_id)
+        submission_defer(submission_id=submission_id)
+    finally:
+        log_context_var.reset(token)
+
+
+@shared_task(name="judging.requeue_submissions", ignore_result=True, expires=10)
+def requeue_submissions() -> dict[str, int]:
+    """Beat, every few seconds: re-judge what the sandbox could not, and re-send jobs
+    whose queue message was lost."""
+    requeue = submissions_requeue(sandbox_ok=sandbox.ping())
+    for submission_id in requeue.ids:
+        queue_judging(submission_id)
+    return requeue.counts()
+
+
+@shared_task(name="judging.verify_question", acks_late=True, ignore_result=True)
+def verify_question(question_id: int, actor_id: int | None = None) -> None:
+    """Run a question's reference on every sample and hidden test; progress and the
+    outcome land on the question (the editor polls it)."""
+    token = bind_log_context(question_id=question_id)
+    try:
+        verification_run(question_id=question_id, actor_id=actor_id)
+    finally:
+        log_context_var.reset(token)
+
+
+@shared_task(name="judging.run_reference_job", acks_late=True, ignore_result=False)
+def run_reference_job(payload: dict) -> dict:
+    """One language × part of a reference verification whose rows the caller has not
+    committed yet (a bank import): the job's data comes with the message, the outcome
+    goes back through the result backend."""
+    return reference_job_run(ReferenceJob.from_payload(payload)).to_payload()
+
+
+@worker_ready.connect
+def _sweep_on_start(**kwargs) -> None:
+    """Containers left by a killed worker carry our label; remove them at start."""
+    try:
+        removed = sandbox.sweep_orphans()
+    except Exception:
+        logger.warning("could not sweep orphaned sandbox containers", exc_info=True)
+        return
+    if removed:
+        logger.info("removed %d orphaned sandbox containers", len(removed))
+
+
+@worker_process_shutdown.connect
+def _close_pool(**kwargs) -> None:
+    """Remove this child's idle warm-pool containers when it exits."""
+    try:
+        sandbox.get_engine().close()
+    except Exception:
+        logger.info("could not close the sandbox pool", exc_info=True)

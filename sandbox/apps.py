@@ -1,6 +1,0 @@
-from django.apps import AppConfig
-
-
-class SandboxConfig(AppConfig):
-    name = "sandbox"
-    verbose_name = "Sandbox"
