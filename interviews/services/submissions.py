@@ -87,7 +87,8 @@ def submission_create(
 
 
 def submission_status_payload(submission: Submission) -> dict:
-    """The `submission.status` event payload (docs/events.md)."""
+    """The `submission.status` event payload (event_types.SubmissionStatusPayload); only a
+    deferral (`judging.submission_defer`) fills in `message`."""
     return {
         "id": submission.pk,
         "status": submission.status,
@@ -97,6 +98,7 @@ def submission_status_payload(submission: Submission) -> dict:
         "question": submission.question_id,
         "part": submission.part,
         "mode": submission.mode,
+        "message": None,
     }
 
 
