@@ -111,7 +111,8 @@ def render() -> str:
     for type_, tp in et.SERVER_MESSAGES.items():
         name = f"{_pascal(type_)}Message"
         names.append(name)
-        out.append(f'export type {name} = {{ type: "{type_}" }} & {tp.__name__};\n')
+        # `seq?: never`: unlogged, so `typeof message.seq === "number"` tells them apart.
+        out.append(f'export type {name} = {{ type: "{type_}"; seq?: never }} & {tp.__name__};\n')
     out.append(_union("ServerMessage", ["LoggedEvent", *names]))
 
     out.append("// --- messages from the client\n")

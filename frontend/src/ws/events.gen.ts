@@ -249,15 +249,15 @@ export type LoggedEventType =
 
 // --- unlogged messages from the server
 
-export type HelloMessage = { type: "hello" } & HelloPayload;
+export type HelloMessage = { type: "hello"; seq?: never } & HelloPayload;
 
-export type ResyncDoneMessage = { type: "resync.done" } & ResyncDonePayload;
+export type ResyncDoneMessage = { type: "resync.done"; seq?: never } & ResyncDonePayload;
 
-export type CursorMessage = { type: "cursor" } & CursorPayload;
+export type CursorMessage = { type: "cursor"; seq?: never } & CursorPayload;
 
-export type PongMessage = { type: "pong" } & PongPayload;
+export type PongMessage = { type: "pong"; seq?: never } & PongPayload;
 
-export type ErrorMessage = { type: "error" } & ErrorPayload;
+export type ErrorMessage = { type: "error"; seq?: never } & ErrorPayload;
 
 export type ServerMessage =
   | LoggedEvent
