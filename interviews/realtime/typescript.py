@@ -51,12 +51,12 @@ def _ts(tp: Any) -> str:
     raise TypeError(f"no TypeScript for {tp!r}")
 
 
-def _fields(tp: Any, extra: list[str] | None = None) -> str:
-    hints = get_type_hints(tp)
-    lines = list(extra or [])
+def _fields(tp: Any) -> str:
     optional = tp.__optional_keys__
-    for key, hint in hints.items():
-        lines.append(f"  {key}{'?' if key in optional else ''}: {_ts(hint)};")
+    lines = [
+        f"  {key}{'?' if key in optional else ''}: {_ts(hint)};"
+        for key, hint in get_type_hints(tp).items()
+    ]
     return "{\n" + "\n".join(lines) + "\n}"
 
 
@@ -88,6 +88,7 @@ def _shapes() -> list[Any]:
 
 
 def render() -> str:
+    """The whole of events.gen.ts: the shapes, then one type per message and the unions."""
     out = [HEADER]
     out.append("// --- shapes and payloads\n")
     for tp in _shapes():
