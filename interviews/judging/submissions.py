@@ -53,7 +53,8 @@ def judge_lease() -> timedelta:
 
 
 def submission_status_payload(submission: Submission) -> dict:
-    """The `submission.status` event payload (docs/events.md)."""
+    """The `submission.status` event payload (event_types.SubmissionStatusPayload); only a
+    deferral (`submission_defer`) fills in `message`."""
     return {
         "id": submission.pk,
         "status": submission.status,
@@ -63,6 +64,7 @@ def submission_status_payload(submission: Submission) -> dict:
         "question": submission.question_id,
         "part": submission.part,
         "mode": submission.mode,
+        "message": None,
     }
 
 

@@ -18,6 +18,7 @@ membership itself survives a Redis restart: see layers.py.)
 import asyncio
 import logging
 import weakref
+from collections.abc import Awaitable, Callable
 
 from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
@@ -41,7 +42,6 @@ logger = logging.getLogger(__name__)
 REFUSED = 4403
 RESYNC_BATCH = 500
 WATCH_S = 5.0
-KNOWN_TYPES = {"resync", "doc.update", "chat", "integrity", "cursor", "ping"}
 
 
 class RoomDatabaseSyncToAsync(SyncToAsync):
@@ -212,47 +212,59 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             await self._error("Messages are JSON objects with a `type`.")
             return
         kind = content.get("type")
-        WEBSOCKET_MESSAGES.labels(kind if kind in KNOWN_TYPES else "other").inc()
+        handler = CLIENT_HANDLERS.get(kind) if isinstance(kind, str) else None
+        WEBSOCKET_MESSAGES.labels(kind if handler is not None else "other").inc()
+        if handler is None:
+            await self._error(f"Unknown message type {kind!r}.", ref=content.get("ref"))
+            return
         try:
-            if kind == "resync":
-                await self._resync(content.get("after", 0))
-            elif kind == "doc.update":
-                await self._call(
-                    documents.document_update_apply,
-                    actor=self.user,
-                    name=content.get("doc"),
-                    update_b64=content.get("update"),
-                )
-            elif kind == "chat":
-                await self._call(live.chat_post, author=self.user, text=content.get("text"))
-            elif kind == "integrity":
-                await self._call(
-                    live.integrity_record,
-                    actor=self.user,
-                    kind=content.get("kind"),
-                    amount=content.get("amount"),
-                )
-            elif kind == "cursor":
-                await self.channel_layer.group_send(
-                    self.group,
-                    {
-                        "type": "stage.ephemeral",
-                        "sender": self.channel_name,
-                        "message": {
-                            "type": "cursor",
-                            "user": self.user.get_username(),
-                            "doc": str(content.get("doc", ""))[:64],
-                            "anchor": content.get("anchor"),
-                            "head": content.get("head"),
-                        },
-                    },
-                )
-            elif kind == "ping":
-                await self.send_json({"type": "pong", "ref": content.get("ref")})
-            else:
-                await self._error(f"Unknown message type {kind!r}.", ref=content.get("ref"))
+            await handler(self, content)
         except DomainError as exc:
             await self._error(exc.message, errors=exc.errors, ref=content.get("ref"))
+
+    # --- client messages (CLIENT_HANDLERS; declared in event_types.CLIENT_MESSAGES) ---
+
+    async def on_resync(self, content: dict) -> None:
+        await self._resync(content.get("after", 0))
+
+    async def on_doc_update(self, content: dict) -> None:
+        await self._call(
+            documents.document_update_apply,
+            actor=self.user,
+            name=content.get("doc"),
+            update_b64=content.get("update"),
+        )
+
+    async def on_chat(self, content: dict) -> None:
+        await self._call(live.chat_post, author=self.user, text=content.get("text"))
+
+    async def on_integrity(self, content: dict) -> None:
+        await self._call(
+            live.integrity_record,
+            actor=self.user,
+            kind=content.get("kind"),
+            amount=content.get("amount"),
+        )
+
+    async def on_cursor(self, content: dict) -> None:
+        """Relayed to the room's other sockets, never logged."""
+        await self.channel_layer.group_send(
+            self.group,
+            {
+                "type": "stage.ephemeral",
+                "sender": self.channel_name,
+                "message": {
+                    "type": "cursor",
+                    "user": self.user.get_username(),
+                    "doc": str(content.get("doc", ""))[:64],
+                    "anchor": _position(content.get("anchor")),
+                    "head": _position(content.get("head")),
+                },
+            },
+        )
+
+    async def on_ping(self, content: dict) -> None:
+        await self.send_json({"type": "pong", "ref": content.get("ref")})
 
     # --- group messages ----------------------------------------------------------------
 
@@ -376,3 +388,22 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(
             {"type": "error", "detail": detail, "errors": errors or {}, "ref": ref}
         )
+
+
+ClientHandler = Callable[[StageConsumer, dict], Awaitable[None]]
+
+#: Client message type → handler; a new message type is one entry here (and its
+#: declaration in event_types.CLIENT_MESSAGES). Anything else gets an `error`.
+CLIENT_HANDLERS: dict[str, ClientHandler] = {
+    "resync": StageConsumer.on_resync,
+    "doc.update": StageConsumer.on_doc_update,
+    "chat": StageConsumer.on_chat,
+    "integrity": StageConsumer.on_integrity,
+    "cursor": StageConsumer.on_cursor,
+    "ping": StageConsumer.on_ping,
+}
+
+
+def _position(value) -> int | None:
+    """A cursor offset as relayed: an integer, or null for anything else."""
+    return value if type(value) is int else None

@@ -1,7 +1,8 @@
 """The one way to emit a stage event: append a `StageEvent` with the next gap-free `seq`
 and, once the transaction commits, send it to the stage's channel group.
 
-Event schema (`type` → payload keys) is documented in `docs/events.md`.
+Each type's payload is declared in `event_types.py` and checked here before it is logged;
+`docs/events.md` describes the protocol.
 """
 
 import asyncio
@@ -18,6 +19,8 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import connection, transaction
 
 from interviews.models import Stage, StageEvent
+
+from .event_types import check_event
 
 logger = logging.getLogger(__name__)
 
@@ -37,16 +40,19 @@ def emit(
 ) -> StageEvent:
     """Append an event to the stage's log and broadcast it after commit.
 
-    Concurrent emitters serialise on the stage row's lock, so numbers never collide and
-    never leave gaps.
+    The payload must be exactly what `event_types` declares for `type` (EventSchemaError
+    otherwise: a bug, refused before anything is logged or sent). Concurrent emitters
+    serialise on the stage row's lock, so numbers never collide and never leave gaps.
     """
+    payload = payload or {}
+    check_event(type, payload, private=private)
     stage_id = stage if isinstance(stage, int) else stage.pk
     seq = _next_seq(stage_id)
     event = StageEvent.objects.create(
         stage_id=stage_id,
         seq=seq,
         type=type,
-        payload=payload or {},
+        payload=payload,
         actor=actor if actor is not None and getattr(actor, "is_authenticated", False) else None,
         private=private,
     )

@@ -21,6 +21,7 @@ from interviews.realtime.events import emit
 from interviews.selectors import can_act_as_coach, time_remaining_ms
 
 from .errors import InvalidInput, NotAllowed, StateConflict
+from .stages import stage_status_payload
 
 logger = logging.getLogger(__name__)
 
@@ -127,11 +128,7 @@ def stage_expire(*, stage_id: int, now=None) -> bool:
         stage.finished_at = now
         stage.save(update_fields=["status", "finished_at"])
         emit(stage, "timer", timer_payload(stage, "expired"))
-        emit(
-            stage,
-            "stage.status",
-            {"status": stage.status, "finished_at": _iso(now), "reason": "deadline"},
-        )
+        emit(stage, "stage.status", stage_status_payload(stage, "deadline"))
         for document in documents_of(stage):
             if not document.name.startswith("code:") or not document.text.strip():
                 continue

@@ -21,6 +21,19 @@ def _iso(value) -> str | None:
     return value.isoformat() if value else None
 
 
+def stage_status_payload(stage: Stage, reason: str) -> dict:
+    """The `stage.status` event payload: the same keys whatever changed the status
+    (`reason`: start, finish or deadline)."""
+    return {
+        "status": stage.status,
+        "reason": reason,
+        "started_at": _iso(stage.started_at),
+        "deadline": _iso(stage.deadline),
+        "finished_at": _iso(stage.finished_at),
+        "coach_requested": stage.coach_requested,
+    }
+
+
 @transaction.atomic
 def stage_start(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
     """Start the stage's clock: live, deadline = now + minutes. Stages may be started in
@@ -54,18 +67,7 @@ def stage_start(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
     stage.save(
         update_fields=["status", "started_at", "deadline", "paused_remaining_ms", "coach_requested"]
     )
-    emit(
-        stage,
-        "stage.status",
-        {
-            "status": stage.status,
-            "started_at": _iso(stage.started_at),
-            "deadline": _iso(stage.deadline),
-            "coach_requested": stage.coach_requested,
-            "reason": "start",
-        },
-        actor=actor,
-    )
+    emit(stage, "stage.status", stage_status_payload(stage, "start"), actor=actor)
     return stage
 
 
@@ -80,12 +82,7 @@ def stage_finish(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
     stage.finished_at = timezone.now()
     stage.paused_remaining_ms = None
     stage.save(update_fields=["status", "finished_at", "paused_remaining_ms"])
-    emit(
-        stage,
-        "stage.status",
-        {"status": stage.status, "finished_at": _iso(stage.finished_at), "reason": "finish"},
-        actor=actor,
-    )
+    emit(stage, "stage.status", stage_status_payload(stage, "finish"), actor=actor)
     return stage
 
 

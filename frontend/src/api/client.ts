@@ -1,6 +1,7 @@
 // The one HTTP client for /api/v1/: session cookie + CSRF header, JSON in and out,
 // errors as ApiError carrying the server's `{detail, errors}` body (DESIGN.md "HTTP API").
 // Types come from the OpenAPI schema (src/api/schema.d.ts, `npm run gen:api`).
+import type { LoggedEvent } from "../ws/events.gen";
 import type { components } from "./schema";
 
 type S = components["schemas"];
@@ -43,7 +44,6 @@ export type QueueEntry = S["QueueEntry"];
 export type CoachNote = S["CoachNoteOut"];
 export type Timer = S["Timer"];
 export type Language = S["LanguageEnum"];
-export type StageEvent = S["EventOut"];
 export type QuestionAdmin = S["QuestionAdmin"];
 export type QuestionSummary = S["QuestionSummary"];
 export type VerificationQueued = S["VerificationQueued"];
@@ -215,7 +215,7 @@ export const api = {
   submission: (id: number) => get<Submission>(`/api/v1/submissions/${id}/`),
 
   stageEvents: (id: number, params: { after?: number; limit?: number; types?: string; exclude?: string } = {}) =>
-    get<StageEvent[]>(`/api/v1/stages/${id}/events/${query(params)}`),
+    get<LoggedEvent[]>(`/api/v1/stages/${id}/events/${query(params)}`),
   stageSubmissions: (id: number, limit?: number) =>
     get<Submission[]>(`/api/v1/stages/${id}/submissions/${query({ limit })}`),
 

@@ -9,7 +9,7 @@ import { Markdown } from "../rooms/shared/Markdown";
 import { type Room, roomActive, useStageRoom } from "../rooms/shared/useStageRoom";
 import { ChatPanel, RoomNotices } from "../rooms/shared/widgets";
 import { RoomHeader, Workspace } from "../rooms/StageRoomPage";
-import type { StageMessage } from "../ws/socket";
+import type { IntegrityEvent } from "../ws/events.gen";
 import { ScorecardForm } from "./ScorecardForm";
 
 function useAction() {
@@ -149,10 +149,8 @@ function NotesPanel({ room }: { room: Room }) {
   );
 }
 
-export function describeSignal(e: StageMessage): string {
-  if (e.kind === "paste") return `Pasted ${String(e.chars)} characters`;
-  if (e.kind === "blur") return `Left the tab for ${Math.round(Number(e.ms) / 1000)} s`;
-  return String(e.kind);
+export function describeSignal(e: IntegrityEvent): string {
+  return e.kind === "paste" ? `Pasted ${e.chars} characters` : `Left the tab for ${Math.round(e.ms / 1000)} s`;
 }
 
 function SignalsPanel({ room }: { room: Room }) {
@@ -164,7 +162,7 @@ function SignalsPanel({ room }: { room: Room }) {
       <ul className="signal-log" data-testid="integrity-log">
         {signals.map((e) => (
           <li key={e.seq}>
-            <span className="small muted">{formatTime(String(e.at))}</span> {describeSignal(e)}
+            <span className="small muted">{formatTime(e.at)}</span> {describeSignal(e)}
           </li>
         ))}
       </ul>

@@ -16,7 +16,7 @@ import { NOTE_SECTIONS } from "../rooms/design/DesignRoom";
 import { REVIEW_CATEGORIES } from "../rooms/review/ReviewRoom";
 import { useYMapValue } from "../rooms/shared/hooks";
 import { Markdown } from "../rooms/shared/Markdown";
-import type { StageMessage } from "../ws/socket";
+import type { LoggedEvent } from "../ws/events.gen";
 import { buildTimeline, countAt, formatOffset, inFeed, ReplayDocs, type Timeline, type TimelineEvent } from "./engine";
 
 const Whiteboard = lazy(() => import("../rooms/design/Whiteboard"));
@@ -25,45 +25,45 @@ const PAGE = 5000;
 const CATEGORY_LABEL = Object.fromEntries(REVIEW_CATEGORIES.map((c) => [c.value, c.label]));
 
 /** Every event of the stage the viewer may see, paged. */
-export async function loadAllEvents(stageId: number): Promise<StageMessage[]> {
-  const all: StageMessage[] = [];
+export async function loadAllEvents(stageId: number): Promise<LoggedEvent[]> {
+  const all: LoggedEvent[] = [];
   let after = 0;
   for (;;) {
-    const page = (await api.stageEvents(stageId, { after, limit: PAGE })) as unknown as StageMessage[];
+    const page = await api.stageEvents(stageId, { after, limit: PAGE });
     all.push(...page);
     if (page.length < PAGE) return all;
-    after = page[page.length - 1]!.seq ?? after;
+    after = page[page.length - 1]!.seq;
   }
 }
 
-export function describeEvent(e: StageMessage): string {
+export function describeEvent(e: LoggedEvent): string {
   switch (e.type) {
     case "stage.status":
-      return `Stage ${String(e.status)}${e.reason ? ` (${String(e.reason)})` : ""}`;
+      return `Stage ${e.status} (${e.reason})`;
     case "stage.claimed":
-      return `Coach ${String(e.coach)} joined`;
+      return `Coach ${e.coach} joined`;
     case "timer":
-      return `Clock ${String(e.reason)}`;
+      return `Clock ${e.reason}`;
     case "follow_up":
-      return `Follow-up${e.unlocks_part ? ` · part ${String(e.unlocks_part)} unlocked` : ""}: ${String(e.text ?? "")}`;
+      return `Follow-up${e.unlocks_part ? ` · part ${e.unlocks_part} unlocked` : ""}: ${e.text}`;
     case "chat":
-      return `${e.actor ? String(e.actor) : "Mockloop"}: ${String(e.text ?? "")}`;
+      return `${e.actor ?? "Mockloop"}: ${e.text}`;
     case "submission.status":
-      return `${e.mode === "run" ? "Run" : "Submit"} part ${String(e.part)} → ${verdictLabel(String(e.verdict || e.status))}${Number(e.total) ? ` (${String(e.passed)}/${String(e.total)})` : ""}`;
+      return `${e.mode === "run" ? "Run" : "Submit"} part ${e.part} → ${verdictLabel(e.verdict || e.status)}${e.total ? ` (${e.passed}/${e.total})` : ""}`;
     case "answer.saved":
       return "Answer saved";
     case "review_comment":
-      return `Comment on lines ${(e.lines as number[] | undefined)?.join("–") ?? ""} · ${CATEGORY_LABEL[String(e.category)] ?? String(e.category)}`;
+      return `Comment on lines ${e.lines.join("–")} · ${CATEGORY_LABEL[e.category] ?? e.category}`;
     case "note":
-      return `Coach note: ${String(e.text ?? "")}`;
+      return `Coach note: ${e.text}`;
     case "integrity":
       return describeSignal(e);
     case "scorecard.saved":
-      return `Scorecard saved (${String(e.recommendation)})`;
+      return `Scorecard saved (${e.recommendation})`;
     case "review_match.set":
-      return `Coach ruled comment ${String(e.comment)} ${e.flaw ? `matches flaw ${String(e.flaw)}` : "matches no flaw"}`;
+      return `Coach ruled comment ${e.comment} ${e.flaw ? `matches flaw ${e.flaw}` : "matches no flaw"}`;
     case "review_match.cleared":
-      return `Coach cleared the ruling on comment ${String(e.comment)}`;
+      return `Coach cleared the ruling on comment ${e.comment}`;
     default:
       return e.type;
   }
@@ -179,7 +179,7 @@ function Workspace({ stage, docs, generation, upTo, comments }: { stage: StageDe
   const question = stage.questions.find((q) => q.id === questionId) ?? stage.questions[0];
   if (!question) return <p className="muted">This stage has no questions to replay.</p>;
   const kind = stage.kind;
-  const shownComments = new Set(upTo.filter((e) => e.type === "review_comment").map((e) => Number(e.event.id)));
+  const shownComments = new Set(upTo.flatMap(({ event }) => (event.type === "review_comment" ? [event.id] : [])));
   return (
     <div className="replay-workspace">
       {stage.questions.length > 1 && (
@@ -214,7 +214,7 @@ function Workspace({ stage, docs, generation, upTo, comments }: { stage: StageDe
 
 function Scrubber({ timeline, t, onSeek }: { timeline: Timeline; t: number; onSeek: (t: number) => void }) {
   const duration = Math.max(1, timeline.duration);
-  const marks = timeline.events.filter((e) => e.type === "follow_up" || (e.type === "submission.status" && (e.event.status === "done" || e.event.status === "error")) || e.type === "note");
+  const marks = timeline.events.filter(({ event: e }) => e.type === "follow_up" || (e.type === "submission.status" && (e.status === "done" || e.status === "error")) || e.type === "note");
   return (
     <div className="scrubber">
       <input
@@ -232,7 +232,7 @@ function Scrubber({ timeline, t, onSeek }: { timeline: Timeline; t: number; onSe
         {marks.map((m) => (
           <span
             key={m.seq}
-            className={`mark mark-${m.type.replace(".", "-")} ${m.event.verdict === "accepted" ? "ok" : ""}`}
+            className={`mark mark-${m.type.replace(".", "-")} ${m.event.type === "submission.status" && m.event.verdict === "accepted" ? "ok" : ""}`}
             style={{ left: `${(m.t / duration) * 100}%` }}
             title={describeEvent(m.event)}
           />
@@ -247,7 +247,7 @@ export function ReplayPage() {
   const id = Number(stageId);
   const me = useMe();
   const [stage, setStage] = useState<StageDetail | null>(null);
-  const [events, setEvents] = useState<StageMessage[] | null>(null);
+  const [events, setEvents] = useState<LoggedEvent[] | null>(null);
   const [comments, setComments] = useState<ReviewComment[]>([]);
   const [error, setError] = useState<unknown>(undefined);
   const [t, setT] = useState(0);

@@ -2,16 +2,17 @@ import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
 
 import { toBase64 } from "../ws/sharedDocs";
-import type { StageMessage } from "../ws/socket";
+import type { LoggedEvent } from "../ws/events.gen";
+import { chatEvent, docUpdateEvent, noteEvent, stageLiveEvent, submissionEvent } from "../ws/testEvents";
 import { buildTimeline, countAt, IDLE_CAP_MS, inFeed, ReplayDocs } from "./engine";
 
 /** doc.update events that type `text` one character per event, 100 ms apart. */
-function typing(text: string, start = 0, t0 = Date.UTC(2026, 0, 1)): StageMessage[] {
+function typing(text: string, start = 0, t0 = Date.UTC(2026, 0, 1)): LoggedEvent[] {
   const doc = new Y.Doc();
-  const events: StageMessage[] = [];
+  const events: LoggedEvent[] = [];
   doc.on("update", (update: Uint8Array) => {
     const n = events.length;
-    events.push({ type: "doc.update", seq: start + n + 1, at: new Date(t0 + n * 100).toISOString(), doc: "code:7", update: toBase64(update) });
+    events.push(docUpdateEvent(start + n + 1, "code:7", toBase64(update), new Date(t0 + n * 100).toISOString()));
   });
   for (const ch of text) doc.getText("code").insert(doc.getText("code").length, ch);
   return events;
@@ -21,9 +22,9 @@ describe("replay timeline", () => {
   it("orders by seq and caps idle gaps", () => {
     const at = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
     const timeline = buildTimeline([
-      { type: "chat", seq: 3, at: at(600), text: "after a long pause" },
-      { type: "stage.status", seq: 1, at: at(0), status: "live" },
-      { type: "chat", seq: 2, at: at(2), text: "hi" },
+      chatEvent(3, "after a long pause", at(600)),
+      stageLiveEvent(1, at(0)),
+      chatEvent(2, "hi", at(2)),
     ]);
     expect(timeline.events.map((e) => e.seq)).toEqual([1, 2, 3]);
     expect(timeline.events.map((e) => e.t)).toEqual([0, 2000, 2000 + IDLE_CAP_MS]);
@@ -35,10 +36,10 @@ describe("replay timeline", () => {
   });
 
   it("lists verdicts once, with their result, and leaves edits out of the feed", () => {
-    expect(inFeed({ type: "submission.status", status: "running" })).toBe(false);
-    expect(inFeed({ type: "submission.status", status: "done", verdict: "accepted" })).toBe(true);
-    expect(inFeed({ type: "doc.update" })).toBe(false);
-    expect(inFeed({ type: "note", text: "private" })).toBe(true);
+    expect(inFeed(submissionEvent(1, { status: "running" }))).toBe(false);
+    expect(inFeed(submissionEvent(2, { status: "done", verdict: "accepted" }))).toBe(true);
+    expect(inFeed(docUpdateEvent(3, "code:7", "AAA="))).toBe(false);
+    expect(inFeed(noteEvent(4, "private"))).toBe(true);
   });
 });
 
@@ -78,7 +79,7 @@ describe("replay documents", () => {
 
   it("counts only the updates among the first n events (other events interleave)", () => {
     const edits = typing("abc", 1);
-    const events: StageMessage[] = [{ type: "stage.status", seq: 1, at: edits[0]!.at, status: "live" }, ...edits];
+    const events: LoggedEvent[] = [stageLiveEvent(1, edits[0]!.at), ...edits];
     const timeline = buildTimeline(events);
     const docs = new ReplayDocs(timeline);
     docs.seek(1);

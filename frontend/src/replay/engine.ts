@@ -3,7 +3,7 @@
 // by applying the `doc.update` Yjs updates in order to fresh Y.Docs up to a position.
 import * as Y from "yjs";
 
-import type { StageMessage } from "../ws/socket";
+import type { LoggedEvent, LoggedEventType } from "../ws/events.gen";
 import { fromBase64 } from "../ws/sharedDocs";
 
 /** Gaps between events longer than this play as this long. */
@@ -14,12 +14,12 @@ const CHECKPOINT_EVERY = 400;
 export interface TimelineEvent {
   index: number;
   seq: number;
-  type: string;
+  type: LoggedEventType;
   /** Replay time (ms from the first event, idle gaps capped). */
   t: number;
   /** Wall-clock time of the event. */
   at: number;
-  event: StageMessage;
+  event: LoggedEvent;
 }
 
 export interface Timeline {
@@ -27,17 +27,17 @@ export interface Timeline {
   duration: number;
 }
 
-export function buildTimeline(events: StageMessage[], idleCapMs = IDLE_CAP_MS): Timeline {
-  const sorted = [...events].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+export function buildTimeline(events: LoggedEvent[], idleCapMs = IDLE_CAP_MS): Timeline {
+  const sorted = [...events].sort((a, b) => a.seq - b.seq);
   const out: TimelineEvent[] = [];
   let t = 0;
   let previous: number | null = null;
   sorted.forEach((event, index) => {
-    const parsed = Date.parse(String(event.at ?? ""));
+    const parsed = Date.parse(event.at);
     const at = Number.isFinite(parsed) ? parsed : (previous ?? 0);
     if (previous !== null) t += Math.max(0, Math.min(at - previous, idleCapMs));
     previous = at;
-    out.push({ index, seq: event.seq ?? 0, type: event.type, t, at, event });
+    out.push({ index, seq: event.seq, type: event.type, t, at, event });
   });
   return { events: out, duration: t };
 }
@@ -69,13 +69,12 @@ export class ReplayDocs {
   private readonly checkpoints: { applied: number; states: Map<string, Uint8Array> }[] = [];
 
   constructor(timeline: Timeline) {
-    for (const e of timeline.events) {
-      if (e.type !== "doc.update") continue;
-      const doc = String(e.event.doc ?? "");
-      const update = String(e.event.update ?? "");
+    for (const { index, event } of timeline.events) {
+      if (event.type !== "doc.update") continue;
+      const { doc, update } = event;
       if (!doc || !update) continue;
       try {
-        this.updates.push({ index: e.index, doc, update: fromBase64(update) });
+        this.updates.push({ index, doc, update: fromBase64(update) });
       } catch {
         /* a malformed update is skipped, as the server would have refused it */
       }
@@ -146,7 +145,7 @@ export function formatOffset(ms: number): string {
 }
 
 /** The events the replay's feed lists (edits and presence are shown as the documents). */
-export const FEED_TYPES = new Set([
+export const FEED_TYPES = new Set<LoggedEventType>([
   "stage.status",
   "stage.claimed",
   "timer",
@@ -162,7 +161,7 @@ export const FEED_TYPES = new Set([
   "review_match.cleared",
 ]);
 
-export function inFeed(e: StageMessage): boolean {
+export function inFeed(e: LoggedEvent): boolean {
   if (!FEED_TYPES.has(e.type)) return false;
   // A submission shows once, with its verdict (queued/running are noise in a replay).
   if (e.type === "submission.status") return e.status === "done" || e.status === "error";

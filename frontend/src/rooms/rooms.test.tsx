@@ -8,6 +8,7 @@ import { nextRange } from "./review/ReviewRoom";
 import { renderMarkdown } from "./shared/renderMarkdown";
 import { autosaveLabel, useAutosave } from "./shared/useAutosave";
 import { FollowUpBanners, remainingNow } from "./shared/widgets";
+import { chatEvent, followUpEvent, submissionEvent } from "../ws/testEvents";
 
 afterEach(() => {
   cleanup();
@@ -52,10 +53,10 @@ describe("verdict table", () => {
 
   it("folds submission.status events into rows, never going back from a final status", () => {
     const events = [
-      { type: "submission.status", seq: 1, id: 9, status: "queued", question: 5, part: 1, mode: "submit" },
-      { type: "submission.status", seq: 2, id: 9, status: "done", verdict: "accepted", passed: 7, total: 7, question: 5, part: 1, mode: "submit" },
-      { type: "chat", seq: 3, text: "hi" },
-      { type: "submission.status", seq: 4, id: 9, status: "running", question: 5, part: 1, mode: "submit" },
+      submissionEvent(1, { id: 9, status: "queued", question: 5 }),
+      submissionEvent(2, { id: 9, status: "done", verdict: "accepted", passed: 7, total: 7, question: 5 }),
+      chatEvent(3, "hi"),
+      submissionEvent(4, { id: 9, status: "running", question: 5 }),
     ];
     const rows = rowsFromEvents(events, new Map());
     expect([...rows.values()]).toHaveLength(1);
@@ -74,7 +75,7 @@ describe("prompts", () => {
   });
 
   it("shows each live follow-up as a banner that can be dismissed", () => {
-    render(<FollowUpBanners events={[{ type: "follow_up", seq: 4, text: "Now K at most.", unlocks_part: 2 }]} />);
+    render(<FollowUpBanners events={[followUpEvent(4, "Now K at most.", 2)]} />);
     expect(screen.getByRole("alert").textContent).toContain("part 2 unlocked");
     fireEvent.click(screen.getByRole("button", { name: "Dismiss follow-up" }));
     expect(screen.queryByRole("alert")).toBeNull();

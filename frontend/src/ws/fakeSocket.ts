@@ -1,7 +1,7 @@
 // A WebSocket stand-in for unit tests: records what the client sends and lets a test play
 // the server (open, deliver messages, close with a code). `FakeSocket.all` lists every one
 // made, in order; reset it in `beforeEach`.
-import type { SocketLike, StageMessage } from "./socket";
+import type { SocketLike } from "./socket";
 
 export class FakeSocket implements SocketLike {
   static all: FakeSocket[] = [];
@@ -29,7 +29,8 @@ export class FakeSocket implements SocketLike {
     this.readyState = 1;
     this.onopen?.({});
   }
-  deliver(message: StageMessage) {
+  /** Play the server: any JSON object with a `type`, well-formed or not. */
+  deliver(message: { type: string; [key: string]: unknown }) {
     this.onmessage?.({ data: JSON.stringify(message) });
   }
   serverClose(code: number) {

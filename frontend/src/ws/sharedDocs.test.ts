@@ -2,13 +2,16 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 
 import { fromBase64, saveLabel, SharedDocs, toBase64 } from "./sharedDocs";
+import type { ClientDocUpdateMessage, ClientMessage } from "./events.gen";
 import type { StageMessage } from "./socket";
+import { docUpdateEvent } from "./testEvents";
 
 /** A socket stand-in: records what is sent, and can be taken offline. */
 class Wire {
   isLive = true;
-  sent: Record<string, unknown>[] = [];
-  send(message: Record<string, unknown>) {
+  sent: ClientDocUpdateMessage[] = [];
+  send(message: ClientMessage) {
+    if (message.type !== "doc.update") throw new Error(`SharedDocs sent ${message.type}`);
     if (!this.isLive) return false;
     this.sent.push(message);
     return true;
@@ -17,8 +20,8 @@ class Wire {
 
 let seq = 0;
 /** What the server broadcasts for an accepted edit. */
-function echo(message: Record<string, unknown>): StageMessage {
-  return { type: "doc.update", seq: ++seq, doc: message.doc, update: message.update };
+function echo(message: ClientDocUpdateMessage): StageMessage {
+  return docUpdateEvent(++seq, message.doc, message.update);
 }
 
 beforeEach(() => {
@@ -116,7 +119,7 @@ describe("SharedDocs", () => {
     const docs = new SharedDocs(wire, true);
     docs.get("code:1").getText("code").insert(0, "z");
     vi.advanceTimersByTime(100);
-    docs.handle({ type: "error", detail: "The stage is not live; edits are closed.", ref: wire.sent[0]!.ref });
+    docs.handle({ type: "error", detail: "The stage is not live; edits are closed.", errors: {}, ref: wire.sent[0]!.ref });
     expect(saveLabel(docs.status())).toBe("Not saved: The stage is not live; edits are closed.");
   });
 });

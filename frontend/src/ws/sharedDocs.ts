@@ -5,6 +5,7 @@
 import * as Y from "yjs";
 
 import type { DocumentState } from "../api/client";
+import type { ClientMessage } from "./events.gen";
 import type { StageMessage } from "./socket";
 
 export const REMOTE = "remote";
@@ -12,7 +13,7 @@ const BATCH_MS = 60;
 
 export interface DocSender {
   readonly isLive: boolean;
-  send(message: Record<string, unknown>): boolean;
+  send(message: ClientMessage): boolean;
 }
 
 export interface SaveStatus {
@@ -91,8 +92,7 @@ export class SharedDocs {
   /** Handle one socket message; returns true when it was about the documents. */
   handle(message: StageMessage): boolean {
     if (message.type === "doc.update") {
-      const name = String(message.doc ?? "");
-      const update = String(message.update ?? "");
+      const { doc: name, update } = message;
       const ref = this.byUpdate.get(update);
       if (ref) {
         this.byUpdate.delete(update);
@@ -100,10 +100,10 @@ export class SharedDocs {
       }
       // The loaded state already holds everything up to loadedSeq (Yjs would ignore it
       // anyway; skipping saves work when the room replays its log).
-      if (typeof message.seq === "number" && message.seq > this.loadedSeq && name) {
+      if (message.seq > this.loadedSeq && name) {
         Y.applyUpdate(this.get(name), fromBase64(update), REMOTE);
       }
-      if (typeof message.seq === "number" && (ref || this.pending === 0)) {
+      if (ref || this.pending === 0) {
         this.savedSeq = Math.max(this.savedSeq, message.seq);
       }
       this.notify();
@@ -113,7 +113,7 @@ export class SharedDocs {
       const sent = this.inflight.get(message.ref)!;
       this.inflight.delete(message.ref);
       this.byUpdate.delete(sent.update);
-      this.error = String(message.detail ?? "The server refused an edit.");
+      this.error = message.detail || "The server refused an edit.";
       this.notify();
       return true;
     }

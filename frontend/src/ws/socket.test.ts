@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import type { ChatEvent } from "./events.gen";
 import { FakeSocket } from "./fakeSocket";
 import { REFUSED_CODE, type StageMessage, StageSocket } from "./socket";
+import { chatEvent, timerEvent } from "./testEvents";
 
 function makeSocket(after = 0) {
   const socket = new StageSocket({
@@ -21,7 +23,7 @@ function makeSocket(after = 0) {
   return { socket, received, states, current: () => FakeSocket.all[FakeSocket.all.length - 1]! };
 }
 
-const ev = (seq: number, type = "chat"): StageMessage => ({ type, seq, text: `m${seq}` });
+const ev = (seq: number, type: "chat" | "timer" = "chat"): StageMessage => (type === "chat" ? chatEvent(seq) : timerEvent(seq));
 
 beforeEach(() => {
   FakeSocket.all = [];
@@ -158,7 +160,7 @@ describe("StageSocket", () => {
 
   it("routes messages by type and stops after close()", () => {
     const { socket, current } = makeSocket();
-    const chats: StageMessage[] = [];
+    const chats: ChatEvent[] = [];
     const off = socket.on("chat", (m) => chats.push(m));
     current().open();
     current().deliver(ev(1));
@@ -170,7 +172,7 @@ describe("StageSocket", () => {
     expect(socket.state).toBe("closed");
     vi.advanceTimersByTime(60_000);
     expect(FakeSocket.all).toHaveLength(1);
-    expect(socket.send({ type: "chat" })).toBe(false);
+    expect(socket.send({ type: "chat", text: "hi" })).toBe(false);
   });
 
   it("forces a reconnect when pongs stop coming", () => {

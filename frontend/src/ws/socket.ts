@@ -4,11 +4,14 @@
 // fills the gap), reconnects with jittered exponential backoff unless the server refused
 // the room, and fans messages out on a small event bus.
 
-export interface StageMessage {
-  type: string;
-  seq?: number;
-  [key: string]: unknown;
-}
+import type { ClientMessage, LoggedEvent, ServerMessage } from "./events.gen";
+
+/** A message from the server: a logged event (with `seq`) or an unlogged one (`hello`,
+ * `resync.done`, `cursor`, `pong`, `error`), as declared in events.gen.ts. */
+export type StageMessage = ServerMessage;
+export type StageMessageType = StageMessage["type"];
+/** The message of one type, e.g. `MessageOf<"follow_up">`. */
+export type MessageOf<T extends StageMessageType> = Extract<StageMessage, { type: T }>;
 
 /**
  * - connecting: first attempt in flight
@@ -70,7 +73,7 @@ export class StageSocket {
   private pongTimer: ReturnType<typeof setTimeout> | null = null;
   private resyncing = false;
   /** Events that arrived past a gap, by seq, held until the gap is filled. */
-  private pending = new Map<number, StageMessage>();
+  private pending = new Map<number, LoggedEvent>();
   private stopped = false;
   private readonly opts: Required<Omit<StageSocketOptions, "after">>;
 
@@ -94,6 +97,8 @@ export class StageSocket {
   }
 
   /** Subscribe to one message type ("*" for all); returns the unsubscribe function. */
+  on<T extends StageMessageType>(type: T, handler: (message: MessageOf<T>) => void): () => void;
+  on(type: "*", handler: Handler): () => void;
   on(type: string, handler: Handler): () => void {
     let set = this.handlers.get(type);
     if (!set) this.handlers.set(type, (set = new Set()));
@@ -111,7 +116,7 @@ export class StageSocket {
   }
 
   /** Send now if the socket is open; false when it is not (the caller decides to queue). */
-  send(message: Record<string, unknown>): boolean {
+  send(message: ClientMessage): boolean {
     if (!this.socket || this.socket.readyState !== OPEN) return false;
     this.socket.send(JSON.stringify(message));
     return true;
@@ -156,6 +161,8 @@ export class StageSocket {
       if (this.socket !== socket) return;
       let message: StageMessage;
       try {
+        // The server checks every message against the declarations events.gen.ts is
+        // generated from (interviews/realtime/event_types.py).
         message = JSON.parse(String(event.data)) as StageMessage;
       } catch {
         return;
@@ -190,7 +197,7 @@ export class StageSocket {
       if (this.pongTimer) clearTimeout(this.pongTimer);
       this.pongTimer = null;
     }
-    if (typeof message.seq === "number") {
+    if (message.seq !== undefined) {
       if (message.seq <= this.lastSeq) return; // already applied (resync overlap, echo)
       this.pending.set(message.seq, message);
       this.applyPending();
@@ -199,7 +206,7 @@ export class StageSocket {
     if (message.type === "resync.done") {
       this.resyncing = false;
       this.attempt = 0;
-      this.applyPending(Number(message.last_seq) || 0);
+      this.applyPending(message.last_seq);
       this.setState("live");
     }
     this.emit(message);

@@ -11,6 +11,8 @@ from pycrdt import Doc, Text
 from rest_framework.authtoken.models import Token
 
 from interviews.models import StageQuestion
+from interviews.realtime.consumers import CLIENT_HANDLERS
+from interviews.realtime.event_types import CLIENT_MESSAGES, SERVER_MESSAGES
 from interviews.services import live
 from interviews.services.follow_ups import stage_push_follow_up
 from interviews.services.notes import coach_note_create
@@ -269,6 +271,38 @@ async def test_presence_and_bad_messages():
     assert (await receive_until(candidate, "pong"))["ref"] == 1
     await asyncio.sleep(0)
     await candidate.disconnect()
+
+
+async def test_every_unlogged_message_matches_its_declaration():
+    """hello, resync.done, cursor, pong and error, each read through the schema check."""
+    room = await make_room()
+    candidate, _, _ = await connect(room["stage"], room["owner"])
+    coach, _, _ = await connect(room["stage"], room["coach"])
+    seen = {message["type"] for message in await drain(candidate)}
+    await drain(coach)
+    await candidate.send_json_to({"type": "resync", "after": 0})
+    await receive_until(candidate, "resync.done")
+    await candidate.send_json_to({"type": "cursor", "doc": "code:1", "anchor": 3, "head": "x"})
+    cursor = await receive_until(coach, "cursor")
+    assert (cursor["anchor"], cursor["head"]) == (3, None)  # relayed as numbers or null
+    await candidate.send_json_to({"type": "ping", "ref": {"any": "json"}})
+    assert (await receive_until(candidate, "pong"))["ref"] == {"any": "json"}
+    await candidate.send_json_to({"type": ["not", "a", "name"], "ref": "r1"})
+    error = await receive_until(candidate, "error")
+    assert error == {
+        "type": "error",
+        "detail": "Unknown message type ['not', 'a', 'name'].",
+        "errors": {},
+        "ref": "r1",
+    }
+    seen |= {"resync.done", "cursor", "pong", "error"}
+    assert seen >= set(SERVER_MESSAGES)
+    await candidate.disconnect()
+    await coach.disconnect()
+
+
+async def test_the_consumer_handles_exactly_the_declared_client_messages():
+    assert set(CLIENT_HANDLERS) == set(CLIENT_MESSAGES)
 
 
 # --- access changes while a socket is open ------------------------------------------------

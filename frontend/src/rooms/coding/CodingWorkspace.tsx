@@ -273,7 +273,7 @@ export function CodingWorkspace({ room, editable, side }: { room: Room; editable
     if (editable) return;
     return room.socket.on("cursor", (m) => {
       if (question && m.doc === `code:${question.id}`) {
-        setRemoteCursor({ user: String(m.user), anchor: Number(m.anchor), head: Number(m.head) });
+        setRemoteCursor({ user: m.user, anchor: m.anchor ?? 0, head: m.head ?? 0 });
       }
     });
   }, [room.socket, editable, question]);

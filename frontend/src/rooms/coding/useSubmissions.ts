@@ -32,18 +32,18 @@ export function rowsFromEvents(events: StageMessage[], rows: Map<number, Submiss
   const next = new Map(rows);
   for (const e of events) {
     if (e.type !== "submission.status") continue;
-    const id = Number(e.id);
+    const { id } = e;
     const current = next.get(id);
-    if (current && isFinal(current.status) && !isFinal(String(e.status))) continue;
+    if (current && isFinal(current.status) && !isFinal(e.status)) continue;
     next.set(id, {
       id,
-      question: Number(e.question),
-      part: Number(e.part),
-      mode: String(e.mode ?? "submit"),
-      status: String(e.status),
-      verdict: String(e.verdict ?? ""),
-      passed: Number(e.passed ?? 0),
-      total: Number(e.total ?? 0),
+      question: e.question,
+      part: e.part,
+      mode: e.mode,
+      status: e.status,
+      verdict: e.verdict,
+      passed: e.passed,
+      total: e.total,
       detail: current?.detail,
       seenAt: performance.now(),
     });

@@ -127,19 +127,19 @@ export function SaveIndicator({ status }: { status: SaveStatus }) {
 export function FollowUpBanners({ events }: { events: StageMessage[] }) {
   const followUps = events.filter((e) => e.type === "follow_up");
   const [dismissed, setDismissed] = useState<Set<number>>(new Set());
-  const visible = followUps.filter((f) => !dismissed.has(f.seq ?? 0)).slice(-2);
+  const visible = followUps.filter((f) => !dismissed.has(f.seq)).slice(-2);
   if (!visible.length) return null;
   return (
     <div className="banners">
       {visible.map((f) => (
         <div key={f.seq} className="banner follow-up-banner" role="alert" data-testid="follow-up-banner">
-          <strong>Follow-up{f.unlocks_part ? ` · part ${String(f.unlocks_part)} unlocked` : ""}</strong>
-          <p>{String(f.text ?? "")}</p>
+          <strong>Follow-up{f.unlocks_part ? ` · part ${f.unlocks_part} unlocked` : ""}</strong>
+          <p>{f.text}</p>
           <button
             type="button"
             className="link"
             aria-label="Dismiss follow-up"
-            onClick={() => setDismissed((s) => new Set(s).add(f.seq ?? 0))}
+            onClick={() => setDismissed((s) => new Set(s).add(f.seq))}
           >
             Dismiss
           </button>
@@ -189,9 +189,9 @@ export function ChatPanel({
         {messages.map((m) => (
           <li key={m.seq} className={m.actor === me ? "mine" : ""}>
             <span className="chat-meta">
-              {m.actor ? String(m.actor) : "Mockloop"} · {formatTime(String(m.at ?? ""))}
+              {m.actor ?? "Mockloop"} · {formatTime(m.at)}
             </span>
-            <span className="chat-text">{String(m.text ?? "")}</span>
+            <span className="chat-text">{m.text}</span>
           </li>
         ))}
       </ol>
