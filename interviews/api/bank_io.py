@@ -17,7 +17,7 @@ from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, serializers
 from rest_framework.parsers import BaseParser
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
@@ -27,7 +27,6 @@ from interviews.models import LoopTemplate, Rubric
 from interviews.roles import ADMIN, role_of
 from interviews.services.bank import (
     BankImportResult,
-    BankValidationError,
     VerificationUnavailable,
     bank_dump,
     bank_export,
@@ -42,7 +41,7 @@ from .base import (
     StrictDictField,
     StrictSerializer,
 )
-from .errors import PayloadTooLarge
+from .exceptions import PayloadTooLarge
 from .questions import ServiceUnavailable
 
 # A whole bank (hidden tests included) is far larger than an API body: the shipped one
@@ -185,6 +184,9 @@ class BankImportResultSerializer(serializers.Serializer):
 
 class BankImportApi(PracticeApi):
     permission_classes = [IsBankAdmin]
+    # The count ("3 problems in the bank; nothing changed.") rather than the first problem
+    # as `detail`: the list is in `errors`, each under its path.
+    invalid_input_detail_is_summary = True
     parser_classes = [
         BankJSONParser,
         BankYamlParser,
@@ -230,12 +232,6 @@ class BankImportApi(PracticeApi):
                 result = bank_import(data["bank"], verify=verify, actor=request.user, label="api")
         except VerificationUnavailable as exc:
             raise ServiceUnavailable(exc.message) from exc
-        except BankValidationError as exc:
-            # The count ("3 problems in the bank; nothing changed.") rather than the first
-            # error as `detail`: the list is in `errors`, each under its path.
-            return Response(
-                {"detail": exc.message, "errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST
-            )
         return Response(BankImportResultSerializer(_result(result)).data)
 
 
