@@ -5,7 +5,7 @@ import logging
 from typing import Any
 
 from redis.exceptions import RedisError
-from rest_framework import exceptions, serializers
+from rest_framework import serializers
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
@@ -86,7 +86,3 @@ class PracticeApi(APIView):
     become responses in the one exception handler (errors.py)."""
 
     parser_classes = [LimitedJSONParser]
-
-
-def deny(message: str = "You may not do this.") -> None:
-    raise exceptions.PermissionDenied(message)

@@ -127,10 +127,43 @@ CASES = [
     Case("unknown-route", lambda w, c: c(w.admin).get(f"{API}/nope/"), 404, "not_found"),
     Case("method", lambda w, c: c(w.owner).delete(f"{API}/me/"), 405, "method_not_allowed"),
     Case(
-        "domain-conflict",
+        "stage-not-started",
         lambda w, c: c(w.owner).post(f"{API}/stages/{w.review.pk}/finish/"),
         409,
-        "state_conflict",
+        "stage_not_started",
+    ),
+    Case(
+        "stage-not-live",
+        lambda w, c: c(w.owner).post(
+            f"{API}/stages/{w.review.pk}/answers/", {"text": "late"}, format="json"
+        ),
+        409,
+        "stage_not_live",
+    ),
+    Case(
+        "stage-taken",
+        lambda w, c: c(w.coach).post(f"{API}/stages/{w.coding.pk}/claim/"),
+        409,
+        "stage_taken",
+    ),
+    Case(
+        "stage-not-finished",
+        lambda w, c: c(w.owner).get(f"{API}/stages/{w.coding.pk}/scorecard/"),
+        409,
+        "stage_not_finished",
+    ),
+    Case(
+        "follow-up-pushed",
+        lambda w, c: [
+            c(w.assigned).post(
+                f"{API}/stages/{w.coding.pk}/follow-ups/",
+                {"follow_up": w.plain_follow_up.pk},
+                format="json",
+            )
+            for _ in range(2)
+        ][-1],
+        409,
+        "follow_up_pushed",
     ),
     Case(
         "code-too-large",
@@ -193,4 +226,4 @@ def test_a_conflict_keeps_its_context_beside_the_code(world: World, as_user):
     assert response.status_code == 409
     body = response.json()
     assert body["errors"] == {"live_stage": world.coding.pk}
-    assert body["code"]
+    assert body["code"] == "other_stage_live"
