@@ -7,6 +7,7 @@ here, then does the work. A check about seeing (`access_stage`, the read checks)
 (`access_stage_as_coach`: only the stage's coach or an admin), whoever the actor is. The
 API looks the stage up as the caller may see it first (`selectors.stage_for`), so a
 stranger still gets 404 there, and a coach or candidate who may see it a 403.
+
 API views, the websocket consumer, beat tasks and the admin call the same services, so
 they get the same rule; views only parse, call and serialise. Reads that a view serves
 straight from a selector (the scorecard, the review score) call the `access_*` read
@@ -27,13 +28,14 @@ from typing import TYPE_CHECKING, Literal
 
 from interviews.models import Stage
 from interviews.models.bank import StageKind
-from interviews.roles import ADMIN, CANDIDATE, COACH, role_of
+from interviews.roles import CANDIDATE, role_of
 from interviews.selectors import (
     can_act_as_coach,
     can_drive_stage,
     can_see_private,
     can_see_review_score,
     can_use_coach_queue,
+    is_admin,
     is_stage_owner,
 )
 from interviews.services.errors import NotAllowed, NotFound, StateConflict
@@ -49,7 +51,7 @@ def stage_is_visible_to(user: AnyUser | None, stage: Stage) -> bool:
     candidate their own, a coach the stages assigned to them."""
     if user is None or not user.is_authenticated:
         return False
-    if role_of(user) == ADMIN:
+    if is_admin(user):
         return True
     return stage.loop.candidate_id == user.pk or stage.coach_id == user.pk
 
@@ -98,7 +100,7 @@ def access_coach_queue(user: AnyUser | None) -> None:
 def access_stage_claim(user: AnyUser | None) -> None:
     """Which stages may be claimed is the claim's own rule (put up for a coach, not taken);
     who may claim is this one."""
-    if role_of(user) not in (COACH, ADMIN):
+    if not can_use_coach_queue(user):
         raise NotAllowed("Only coaches claim stages.")
 
 
