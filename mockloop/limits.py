@@ -58,7 +58,8 @@ class RequestBodyLimit:
 
     async def _refuse(self, send) -> None:
         mib = self.max_bytes / (1024 * 1024)
-        body = json.dumps({"detail": f"The request body is over {mib:g} MiB."}).encode()
+        detail = f"The request body is over {mib:g} MiB."
+        body = json.dumps({"detail": detail, "errors": {}, "code": "too_large"}).encode()
         await send(
             {
                 "type": "http.response.start",

@@ -214,5 +214,5 @@ with contextlib.suppress(ValueError):  # already registered (module re-imported)
 def metrics(request: HttpRequest) -> HttpResponse:
     allowed = getattr(settings, "METRICS_ALLOWED_IPS", None)
     if allowed and request.META.get("REMOTE_ADDR") not in allowed:
-        return JsonResponse({"detail": "Not found.", "errors": {}}, status=404)
+        return JsonResponse({"detail": "Not found.", "errors": {}, "code": "not_found"}, status=404)
     return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)

@@ -17,7 +17,7 @@ from django.http import HttpResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import exceptions, serializers, status
+from rest_framework import exceptions, serializers
 from rest_framework.parsers import BaseParser
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
@@ -27,8 +27,6 @@ from interviews.models import LoopTemplate, Rubric
 from interviews.roles import ADMIN, role_of
 from interviews.services.bank import (
     BankImportResult,
-    BankValidationError,
-    VerificationUnavailable,
     bank_dump,
     bank_export,
     bank_import,
@@ -42,8 +40,7 @@ from .base import (
     StrictDictField,
     StrictSerializer,
 )
-from .errors import PayloadTooLarge
-from .questions import ServiceUnavailable
+from .exceptions import PayloadTooLarge
 
 # A whole bank (hidden tests included) is far larger than an API body: the shipped one
 # is several MiB. Still capped, so a runaway upload cannot exhaust the web process.
@@ -185,6 +182,9 @@ class BankImportResultSerializer(serializers.Serializer):
 
 class BankImportApi(PracticeApi):
     permission_classes = [IsBankAdmin]
+    # The count ("3 problems in the bank; nothing changed.") rather than the first problem
+    # as `detail`: the list is in `errors`, each under its path.
+    invalid_input_detail_is_summary = True
     parser_classes = [
         BankJSONParser,
         BankYamlParser,
@@ -221,21 +221,12 @@ class BankImportApi(PracticeApi):
         if verify is None:
             verify = _flag(request.query_params.get("verify"))
         verify = True if verify is None else verify
-        try:
-            if "yaml" in data:
-                result = bank_import_text(
-                    data["yaml"], verify=verify, actor=request.user, label="upload"
-                )
-            else:
-                result = bank_import(data["bank"], verify=verify, actor=request.user, label="api")
-        except VerificationUnavailable as exc:
-            raise ServiceUnavailable(exc.message) from exc
-        except BankValidationError as exc:
-            # The count ("3 problems in the bank; nothing changed.") rather than the first
-            # error as `detail`: the list is in `errors`, each under its path.
-            return Response(
-                {"detail": exc.message, "errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST
+        if "yaml" in data:
+            result = bank_import_text(
+                data["yaml"], verify=verify, actor=request.user, label="upload"
             )
+        else:
+            result = bank_import(data["bank"], verify=verify, actor=request.user, label="api")
         return Response(BankImportResultSerializer(_result(result)).data)
 
 

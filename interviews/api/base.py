@@ -1,18 +1,15 @@
-"""Shared pieces of the practice API views: strict input serializers, a size-capped JSON
-parser, and the mapping of domain errors to HTTP errors."""
+"""Shared pieces of the practice API views: strict input serializers, the throttle and the
+base view (a size-capped JSON parser; errors are mapped in errors.py)."""
 
 import logging
 from typing import Any
 
 from redis.exceptions import RedisError
-from rest_framework import exceptions, serializers
+from rest_framework import serializers
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from interviews.services import errors as domain
-
-from .errors import Conflict, PayloadTooLarge
 from .parsers import LimitedJSONParser
 
 logger = logging.getLogger(__name__)
@@ -84,36 +81,8 @@ class ScopedThrottle(ScopedRateThrottle):
             return True
 
 
-def to_api_error(exc: domain.DomainError) -> exceptions.APIException:
-    if isinstance(exc, domain.InvalidInput):
-        return exceptions.ValidationError(exc.errors or {"non_field_errors": [exc.message]})
-    if isinstance(exc, domain.NotAllowed):
-        return exceptions.PermissionDenied(exc.message)
-    if isinstance(exc, domain.NotFound):
-        return exceptions.NotFound(exc.message)
-    if isinstance(exc, domain.TooLarge):
-        return PayloadTooLarge(exc.message)
-    if isinstance(exc, domain.StateConflict):
-        return Conflict(exc.message)
-    return exceptions.APIException(exc.message)
-
-
 class PracticeApi(APIView):
-    """Base of the practice views: JSON capped in size, domain errors as HTTP errors."""
+    """Base of the practice views: JSON capped in size. Errors, domain ones included,
+    become responses in the one exception handler (errors.py)."""
 
     parser_classes = [LimitedJSONParser]
-
-    def handle_exception(self, exc: Exception):
-        extra = None
-        if isinstance(exc, domain.DomainError):
-            if not isinstance(exc, domain.InvalidInput):
-                extra = exc.errors  # machine-readable context, e.g. the live stage's id
-            exc = to_api_error(exc)
-        response = super().handle_exception(exc)
-        if extra and isinstance(response.data, dict):
-            response.data["errors"] = extra
-        return response
-
-
-def deny(message: str = "You may not do this.") -> None:
-    raise exceptions.PermissionDenied(message)

@@ -8,9 +8,8 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from interviews import selectors
-from interviews.models import FollowUp, Scorecard, Stage
-from interviews.services.errors import StateConflict
+from interviews import access, selectors
+from interviews.models import FollowUp, Scorecard
 from interviews.services.follow_ups import stage_push_follow_up
 from interviews.services.notes import coach_note_create
 from interviews.services.scorecards import scorecard_save
@@ -22,7 +21,6 @@ from .base import (
     StrictCharField,
     StrictIntegerField,
     StrictSerializer,
-    deny,
 )
 from .practice_serializers import (
     CoachNoteOutSerializer,
@@ -40,8 +38,7 @@ class CoachQueueApi(PracticeApi):
         description="Pending or live stages whose candidate asked for a coach, unassigned.",
     )
     def get(self, request: Request) -> Response:
-        if not selectors.can_use_coach_queue(request.user):
-            deny("Only coaches and admins see the coach queue.")
+        access.access_coach_queue(request.user)
         entries = selectors.coach_queue()
         return Response(
             QueueEntrySerializer(entries, many=True, context={"now": timezone.now()}).data
@@ -56,17 +53,8 @@ class StageClaimApi(PracticeApi):
     )
     def post(self, request: Request, stage_id: int) -> Response:
         stage = selectors.stage_claim_target_for(request.user, stage_id)
-        if not selectors.can_use_coach_queue(request.user):
-            deny("Only coaches claim stages.")
         stage = stage_claim(stage=stage, coach=request.user)
         return Response(StageSummarySerializer(stage).data)
-
-
-def _coach_stage(request: Request, stage_id: int, action: str):
-    stage = selectors.stage_for(request.user, stage_id)
-    if not selectors.can_act_as_coach(request.user, stage):
-        deny(f"Only the stage's coach or an admin {action}.")
-    return stage
 
 
 class FollowUpInputSerializer(StrictSerializer):
@@ -90,7 +78,7 @@ class StageFollowUpApi(PracticeApi):
         "part; once per stage, 409 after) or free text.",
     )
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = _coach_stage(request, stage_id, "pushes follow-ups")
+        stage = selectors.stage_for(request.user, stage_id)
         serializer = FollowUpInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         follow_up = None
@@ -116,13 +104,14 @@ class NoteInputSerializer(StrictSerializer):
 class StageNotesApi(PracticeApi):
     @extend_schema(responses={200: CoachNoteOutSerializer(many=True)})
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = _coach_stage(request, stage_id, "reads coach notes")
+        stage = selectors.stage_for(request.user, stage_id)
+        access.access_stage_as_coach(request.user, stage, doing="reads coach notes")
         notes = stage.coach_notes.select_related("author").order_by("created_at", "id")
         return Response(CoachNoteOutSerializer(notes, many=True).data)
 
     @extend_schema(request=NoteInputSerializer, responses={201: CoachNoteOutSerializer})
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = _coach_stage(request, stage_id, "writes coach notes")
+        stage = selectors.stage_for(request.user, stage_id)
         serializer = NoteInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         note = coach_note_create(stage=stage, author=request.user, **serializer.validated_data)
@@ -150,15 +139,13 @@ class StageScorecardApi(PracticeApi):
     )
     def get(self, request: Request, stage_id: int) -> Response:
         stage = selectors.stage_for(request.user, stage_id)
-        if selectors.can_see_private(request.user, stage):
-            return Response(ScorecardCoachSerializer(selectors.scorecard_of(stage)).data)
-        if stage.status != Stage.Status.DONE:
-            raise StateConflict("The scorecard is shown once the stage is finished.")
-        return Response(ScorecardCandidateSerializer(selectors.scorecard_of(stage)).data)
+        view = access.access_scorecard(request.user, stage)
+        serializer = ScorecardCoachSerializer if view == "coach" else ScorecardCandidateSerializer
+        return Response(serializer(selectors.scorecard_of(stage)).data)
 
     @extend_schema(request=ScorecardInputSerializer, responses={200: ScorecardCoachSerializer})
     def put(self, request: Request, stage_id: int) -> Response:
-        stage = _coach_stage(request, stage_id, "scores the stage")
+        stage = selectors.stage_for(request.user, stage_id)
         serializer = ScorecardInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         scorecard = scorecard_save(stage=stage, coach=request.user, **serializer.validated_data)

@@ -1,4 +1,5 @@
-"""The API's one parser: JSON, size-capped (kept apart from views to avoid import cycles)."""
+"""The API's one parser: JSON, size-capped. DRF's settings import it while DRF's views load,
+so it imports only exceptions.py of this package (never views or the error handler)."""
 
 import json
 from typing import Any
@@ -7,7 +8,7 @@ from django.conf import settings
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
 
-from .errors import PayloadTooLarge
+from .exceptions import PayloadTooLarge
 
 
 class LimitedJSONParser(JSONParser):

@@ -38,12 +38,6 @@ from .question_serializers import (
 )
 
 
-class ServiceUnavailable(exceptions.APIException):
-    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
-    default_detail = "This service is not available right now."
-    default_code = "unavailable"
-
-
 class ReadOrBankAdmin(BasePermission):
     """Signed-in users read; only admins write."""
 

@@ -7,10 +7,8 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from interviews import selectors
-from interviews.models.bank import StageKind
+from interviews import access, selectors
 from interviews.services.deep_dive import deep_dive_feedback
-from interviews.services.errors import NotFound, StateConflict
 from interviews.services.reports import (
     calibration_subject,
     candidate_progress,
@@ -23,7 +21,7 @@ from interviews.services.reviews import (
     review_score,
 )
 
-from .base import PracticeApi, deny
+from .base import PracticeApi
 from .practice_serializers import ReviewScoreSerializer
 from .report_serializers import (
     CalibrationSerializer,
@@ -34,13 +32,6 @@ from .report_serializers import (
 )
 
 
-def _coach_stage(request: Request, stage_id: int):
-    stage = selectors.stage_for(request.user, stage_id)
-    if not selectors.can_act_as_coach(request.user, stage):
-        deny("Only the stage's coach or an admin overrides review matches.")
-    return stage
-
-
 class StageReviewMatchesApi(PracticeApi):
     @extend_schema(
         request=ReviewMatchInputSerializer,
@@ -49,7 +40,7 @@ class StageReviewMatchesApi(PracticeApi):
         "Replaces the automatic match in the review score; returns the new score.",
     )
     def put(self, request: Request, stage_id: int) -> Response:
-        stage = _coach_stage(request, stage_id)
+        stage = selectors.stage_for(request.user, stage_id)
         serializer = ReviewMatchInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         review_match_override_set(
@@ -68,7 +59,7 @@ class StageReviewMatchDeleteApi(PracticeApi):
         description="Drop the coach's ruling on a comment: the automatic match applies again.",
     )
     def delete(self, request: Request, stage_id: int, comment_id: int) -> Response:
-        stage = _coach_stage(request, stage_id)
+        stage = selectors.stage_for(request.user, stage_id)
         review_match_override_clear(stage=stage, coach=request.user, comment_id=comment_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -83,12 +74,7 @@ class StageDeepDiveFeedbackApi(PracticeApi):
     )
     def get(self, request: Request, stage_id: int) -> Response:
         stage = selectors.stage_for(request.user, stage_id)
-        if stage.kind != StageKind.DEEP_DIVE:
-            raise NotFound("This stage is not a project deep dive.")
-        if not (
-            selectors.can_act_as_coach(request.user, stage) or stage.status == stage.Status.DONE
-        ):
-            raise StateConflict("Deep-dive feedback is shown once the stage is finished.")
+        access.access_deep_dive_feedback(request.user, stage)
         return Response(DeepDiveFeedbackSerializer(deep_dive_feedback(stage=stage)).data)
 
 

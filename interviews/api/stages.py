@@ -12,12 +12,11 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from interviews import selectors
+from interviews import access, selectors
 from interviews.models import Question, Stage
 from interviews.models.bank import FlawCategory
 from interviews.realtime.events import event_message
 from interviews.services.answers import answer_save
-from interviews.services.errors import StateConflict
 from interviews.services.reviews import review_comment_create, review_score
 from interviews.services.stages import stage_finish, stage_start
 
@@ -27,7 +26,6 @@ from .base import (
     StrictDictField,
     StrictIntegerField,
     StrictSerializer,
-    deny,
 )
 from .practice_serializers import (
     AnswerOutSerializer,
@@ -71,8 +69,6 @@ class StageStartApi(PracticeApi):
     @extend_schema(request=None, responses={200: StageSummarySerializer})
     def post(self, request: Request, stage_id: int) -> Response:
         stage = selectors.stage_for(request.user, stage_id)
-        if not selectors.can_drive_stage(request.user, stage):
-            deny("Only the candidate, the stage's coach or an admin start the clock.")
         stage = stage_start(stage=stage, actor=request.user)
         return Response(StageSummarySerializer(stage).data)
 
@@ -81,8 +77,6 @@ class StageFinishApi(PracticeApi):
     @extend_schema(request=None, responses={200: StageSummarySerializer})
     def post(self, request: Request, stage_id: int) -> Response:
         stage = selectors.stage_for(request.user, stage_id)
-        if not selectors.can_drive_stage(request.user, stage):
-            deny("Only the candidate, the stage's coach or an admin finish a stage.")
         stage = stage_finish(stage=stage, actor=request.user)
         return Response(StageSummarySerializer(stage).data)
 
@@ -114,8 +108,6 @@ class StageAnswerApi(PracticeApi):
     )
     def post(self, request: Request, stage_id: int) -> Response:
         stage = selectors.stage_for(request.user, stage_id)
-        if not selectors.is_stage_owner(request.user, stage):
-            deny("Only the stage's candidate saves answers.")
         serializer = AnswerInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -151,8 +143,6 @@ class StageReviewCommentsApi(PracticeApi):
     )
     def post(self, request: Request, stage_id: int) -> Response:
         stage = selectors.stage_for(request.user, stage_id)
-        if not selectors.is_stage_owner(request.user, stage):
-            deny("Only the stage's candidate comments on the design doc.")
         serializer = ReviewCommentInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -177,8 +167,7 @@ class StageReviewScoreApi(PracticeApi):
     )
     def get(self, request: Request, stage_id: int) -> Response:
         stage = selectors.stage_for(request.user, stage_id)
-        if not selectors.can_see_review_score(request.user, stage):
-            raise StateConflict("The review score is shown once the stage is finished.")
+        access.access_review_score(request.user, stage)
         return Response(ReviewScoreSerializer(review_score(stage=stage)).data)
 
 

@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from interviews.models import Part, Question, TestCase
 from interviews.services.audit import audit_record
-from interviews.services.errors import DomainError
+from interviews.services.errors import Unavailable
 from sandbox import Job, SandboxUnavailable, Test, run_tests
 
 from .jobs import expected_output, question_job
@@ -41,9 +41,10 @@ logger = logging.getLogger(__name__)
 PARALLEL_JOBS = 2
 
 
-class VerificationUnavailable(DomainError):
+class VerificationUnavailable(Unavailable):
     """Nothing can run the references right now: no Docker engine, or no worker (→ 503)."""
 
+    code = "verification_unavailable"
     default_message = (
         "Reference verification is unavailable: the sandbox's Docker engine or the judge "
         "worker does not answer."

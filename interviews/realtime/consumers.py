@@ -220,7 +220,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         try:
             await handler(self, content)
         except DomainError as exc:
-            await self._error(exc.message, errors=exc.errors, ref=content.get("ref"))
+            await self._error(exc.message, errors=exc.errors, code=exc.code, ref=content.get("ref"))
 
     # --- client messages (CLIENT_HANDLERS; declared in event_types.CLIENT_MESSAGES) ---
 
@@ -384,9 +384,13 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         except Exception:
             logger.warning("stage %s: catch-up failed", self.stage_id, exc_info=True)
 
-    async def _error(self, detail: str, *, errors: dict | None = None, ref=None) -> None:
+    async def _error(
+        self, detail: str, *, errors: dict | None = None, code: str = "invalid", ref=None
+    ) -> None:
+        """`code` as in the API's error bodies: the domain error's, else `invalid` (a
+        message the protocol does not allow)."""
         await self.send_json(
-            {"type": "error", "detail": detail, "errors": errors or {}, "ref": ref}
+            {"type": "error", "detail": detail, "errors": errors or {}, "code": code, "ref": ref}
         )
 
 

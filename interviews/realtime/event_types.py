@@ -223,6 +223,7 @@ class PongPayload(TypedDict):
 class ErrorPayload(TypedDict):
     detail: str
     errors: dict[str, Json]
+    code: str  # as in the API's error bodies (`invalid`, `not_allowed`, `stage_not_live`, …)
     ref: Json
 
 

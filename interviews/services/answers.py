@@ -5,6 +5,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from interviews.access import access_stage_as_candidate
 from interviews.models import Answer, Question, Stage, StageQuestion
 from interviews.realtime.events import emit
 
@@ -28,6 +29,7 @@ def answer_save(
     (which numbers the stage's events), so the less done under it, the more saves a room
     takes per second. Only the fields given are written: a text autosave does not rewrite
     a large whiteboard scene."""
+    access_stage_as_candidate(actor, stage, doing="saves answers")
     changes = {
         name: value
         for name, value in (("text", text), ("notes", notes), ("scene", scene))
@@ -44,7 +46,9 @@ def answer_save(
         raise InvalidInput(errors={"question": ["Not a question of this stage."]})
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
     if stage.status != Stage.Status.LIVE:
-        raise StateConflict("Answers can be saved only while the stage is live.")
+        raise StateConflict(
+            "Answers can be saved only while the stage is live.", code="stage_not_live"
+        )
     answer = Answer.objects.filter(stage=stage, question=question).first()
     if answer is None:
         answer = Answer(stage=stage, question=question, **changes)

@@ -190,6 +190,8 @@ class BankVerificationError(BankValidationError):
 class QuestionNotVerified(StateConflict):
     """A coding question can only be published once its reference passed every hidden test."""
 
+    code = "question_not_verified"
+
 
 # --- YAML --------------------------------------------------------------------------------
 

@@ -22,10 +22,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from pycrdt import Doc, Map, Text
 
+from interviews.access import access_stage_as_candidate
 from interviews.models import Answer, Stage, StageDocument, StageEvent, StageQuestion
 from interviews.realtime.events import emit
 
-from .errors import InvalidInput, NotAllowed, StateConflict, TooLarge
+from .errors import InvalidInput, StateConflict, TooLarge
 
 MAX_UPDATE_BYTES = 256 * 1024
 COMPACT_AFTER = 50
@@ -81,10 +82,9 @@ def document_update_apply(
     *, stage: Stage, actor: AbstractBaseUser, name: str, update_b64: str, paste_chars: int = 0
 ) -> StageEvent:
     """Record one edit from the stage's candidate; the coach watches, never types."""
-    if stage.loop.candidate_id != actor.pk:
-        raise NotAllowed("Only the candidate edits the stage's documents.")
+    access_stage_as_candidate(actor, stage, doing="edits the stage's documents")
     if stage.status != Stage.Status.LIVE:
-        raise StateConflict("The stage is not live; edits are closed.")
+        raise StateConflict("The stage is not live; edits are closed.", code="stage_not_live")
     _parse_name(stage, name)
     _decode(update_b64)
     return emit(stage, "doc.update", {"doc": name, "update": update_b64}, actor=actor)

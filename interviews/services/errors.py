@@ -1,7 +1,14 @@
-"""Domain errors raised by services and selectors.
+"""Domain errors raised by services, selectors and the access checks.
 
-They carry no HTTP knowledge; the API layer maps each to its status (400/403/404/409/413)
-and the websocket layer to its close codes, so both surfaces say the same thing.
+They carry no HTTP knowledge; the API's one exception handler (interviews/api/errors.py)
+maps each class to its status (400/403/404/409/413) and the websocket layer sends them as
+`error` messages, so both surfaces say the same thing.
+
+Each error has a stable, machine-readable `code` (DESIGN.md, "HTTP API"): the class
+default (`not_found`, `state_conflict`, …), or a more specific one given where it is raised
+when a client can act on it (`stage_not_live`: reload the stage; `stage_taken`: pick
+another from the queue). `message` is for people and may change or be translated; `code`
+never changes once published.
 """
 
 from typing import Any
@@ -9,38 +16,61 @@ from typing import Any
 
 class DomainError(Exception):
     default_message = "The request cannot be carried out."
+    code = "error"
 
-    def __init__(self, message: str | None = None, *, errors: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        errors: dict[str, Any] | None = None,
+        code: str | None = None,
+    ):
         self.message = message or self.default_message
         self.errors = errors or {}
+        if code is not None:
+            self.code = code
         super().__init__(self.message)
 
 
 class InvalidInput(DomainError):
-    """The input is well-formed but does not fit the domain (→ 400, with field errors)."""
+    """The input is well-formed but does not fit the domain (→ 400, with field errors).
+
+    Same code as DRF's own validation errors: a client fixes the fields either way."""
 
     default_message = "Invalid input."
+    code = "invalid"
 
 
 class NotAllowed(DomainError):
     """The actor may see the object but not do this to it (→ 403)."""
 
     default_message = "You may not do this."
+    code = "not_allowed"
 
 
 class NotFound(DomainError):
     """Absent, or not visible to the actor: the two look the same from outside (→ 404)."""
 
     default_message = "Not found."
+    code = "not_found"
 
 
 class StateConflict(DomainError):
     """The object is in a state where this action is not possible (→ 409)."""
 
     default_message = "This conflicts with the current state."
+    code = "state_conflict"
 
 
 class TooLarge(DomainError):
     """A payload is over its limit (→ 413)."""
 
     default_message = "Too large."
+    code = "too_large"
+
+
+class Unavailable(DomainError):
+    """Something the action needs is down right now; try again later (→ 503)."""
+
+    default_message = "This service is not available right now."
+    code = "unavailable"

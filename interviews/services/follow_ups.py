@@ -4,6 +4,7 @@ the stage's questions, which unlocks its part, or free text."""
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
+from interviews.access import access_stage_as_coach
 from interviews.models import FollowUp, Stage, StageFollowUp, StageQuestion
 from interviews.realtime.events import emit
 
@@ -18,11 +19,14 @@ def stage_push_follow_up(
     follow_up: FollowUp | None = None,
     text: str = "",
 ) -> StageFollowUp:
-    """Push a follow-up; `actor` is None when the scripted interviewer fires it.
+    """Push a follow-up; `actor` is None when the scripted interviewer fires it (any
+    other actor must be the stage's coach or an admin).
 
     A bank follow-up may be pushed once per stage (its part unlocks once); free text as
     often as the coach likes.
     """
+    if actor is not None:
+        access_stage_as_coach(actor, stage, doing="pushes follow-ups")
     if (follow_up is None) == (not text.strip()):
         raise InvalidInput(
             "Give either a bank follow-up or a text.",
@@ -30,7 +34,7 @@ def stage_push_follow_up(
         )
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
     if stage.status == Stage.Status.DONE:
-        raise StateConflict("This stage is finished.")
+        raise StateConflict("This stage is finished.", code="stage_finished")
     if follow_up is not None:
         in_stage = StageQuestion.objects.filter(
             stage=stage, question_id=follow_up.question_id
@@ -38,7 +42,7 @@ def stage_push_follow_up(
         if not in_stage:
             raise InvalidInput(errors={"follow_up": ["Not a follow-up of this stage's questions."]})
         if StageFollowUp.objects.filter(stage=stage, follow_up=follow_up).exists():
-            raise StateConflict("This follow-up was already pushed.")
+            raise StateConflict("This follow-up was already pushed.", code="follow_up_pushed")
         try:
             with transaction.atomic():
                 pushed = StageFollowUp.objects.create(
@@ -50,7 +54,9 @@ def stage_push_follow_up(
                     pushed_by=actor,
                 )
         except IntegrityError as exc:  # a concurrent push of the same follow-up
-            raise StateConflict("This follow-up was already pushed.") from exc
+            raise StateConflict(
+                "This follow-up was already pushed.", code="follow_up_pushed"
+            ) from exc
     else:
         pushed = StageFollowUp.objects.create(stage=stage, text=text.strip(), pushed_by=actor)
     emit(

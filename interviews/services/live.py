@@ -15,12 +15,13 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
+from interviews.access import access_stage, access_stage_as_candidate, access_stage_as_coach
 from interviews.judging.signals import part_passed
 from interviews.models import FollowUp, Stage, StageEvent, StageFollowUp, StageQuestion, Submission
 from interviews.realtime.events import emit
-from interviews.selectors import can_act_as_coach, time_remaining_ms
+from interviews.selectors import time_remaining_ms
 
-from .errors import InvalidInput, NotAllowed, StateConflict
+from .errors import InvalidInput, StateConflict
 from .stages import stage_status_payload
 
 logger = logging.getLogger(__name__)
@@ -34,13 +35,15 @@ def _iso(value) -> str | None:
 
 
 def chat_post(*, stage: Stage, author: AbstractBaseUser, text: str) -> StageEvent:
+    """Anyone in the room may chat: the candidate, the stage's coach, admins."""
+    access_stage(author, stage)
     text = (text or "").strip() if isinstance(text, str) else ""
     if not text:
         raise InvalidInput(errors={"text": ["Write something first."]})
     if len(text) > MAX_CHAT_CHARS:
         raise InvalidInput(errors={"text": [f"At most {MAX_CHAT_CHARS} characters."]})
     if stage.status == Stage.Status.DONE:
-        raise StateConflict("The stage is finished; chat is closed.")
+        raise StateConflict("The stage is finished; chat is closed.", code="stage_finished")
     return emit(stage, "chat", {"text": text}, actor=author)
 
 
@@ -51,8 +54,7 @@ def integrity_record(
 
     Recorded for the coach to weigh, never used to fail anyone automatically.
     """
-    if stage.loop.candidate_id != actor.pk:
-        raise NotAllowed("Only the candidate's own browser reports these.")
+    access_stage_as_candidate(actor, stage, doing="reports paste and focus signals")
     if kind not in INTEGRITY_KINDS or not isinstance(amount, int) or amount < 0:
         raise InvalidInput(errors={"kind": ["Use paste or blur with a non-negative amount."]})
     key = "chars" if kind == "paste" else "ms"
@@ -60,6 +62,10 @@ def integrity_record(
 
 
 def presence_change(*, stage: Stage, user: AbstractBaseUser, role: str, joined: bool) -> StageEvent:
+    """Joining needs access; leaving never does (a socket closed because its access went
+    still leaves, or the room would show a ghost)."""
+    if joined:
+        access_stage(user, stage)
     return emit(
         stage,
         "presence",
@@ -84,10 +90,9 @@ def stage_timer_control(
 ) -> Stage:
     """The coach pauses, resumes or extends the clock; the server stays authoritative."""
     stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
-    if not can_act_as_coach(actor, stage):
-        raise NotAllowed("Only the stage's coach controls the clock.")
+    access_stage_as_coach(actor, stage, doing="controls the clock")
     if stage.status != Stage.Status.LIVE:
-        raise StateConflict("The clock runs only while the stage is live.")
+        raise StateConflict("The clock runs only while the stage is live.", code="stage_not_live")
     now = timezone.now()
     if action == "pause":
         if stage.paused_remaining_ms is not None:

@@ -3,11 +3,11 @@
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from interviews.access import access_loop_start
 from interviews.models import Loop, LoopTemplate, Question, Stage, StageQuestion
 from interviews.models.bank import QuestionStatus
-from interviews.roles import CANDIDATE, role_of
 
-from .errors import InvalidInput, NotAllowed
+from .errors import InvalidInput
 
 
 def _latest_published(slugs: set[str]) -> dict[str, Question]:
@@ -28,8 +28,7 @@ def loop_start(
     published version of every question slug the template names (so later bank edits
     never change a loop that is under way). The stage's rubric is its template's.
     """
-    if role_of(candidate) != CANDIDATE:
-        raise NotAllowed("Only candidates start loops.")
+    access_loop_start(candidate)
     if template.status != QuestionStatus.PUBLISHED:
         raise InvalidInput(errors={"template": ["This loop template is not published."]})
     stage_templates = list(template.stages.order_by("position"))

@@ -3,6 +3,7 @@
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from interviews.access import access_stage_as_coach
 from interviews.models import CoachNote, Stage
 from interviews.realtime.events import emit
 
@@ -11,6 +12,7 @@ from .errors import InvalidInput
 
 @transaction.atomic
 def coach_note_create(*, stage: Stage, author: AbstractBaseUser, text: str) -> CoachNote:
+    access_stage_as_coach(author, stage, doing="writes coach notes")
     if not text.strip():
         raise InvalidInput(errors={"text": ["This field may not be blank."]})
     note = CoachNote.objects.create(stage=stage, author=author, text=text)

@@ -8,6 +8,7 @@ from typing import Literal, TypedDict
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from interviews.access import access_stage_as_candidate, access_stage_as_coach
 from interviews.models import (
     PlantedFlaw,
     Question,
@@ -18,9 +19,8 @@ from interviews.models import (
 )
 from interviews.models.bank import FlawCategory, QuestionKind
 from interviews.realtime.events import emit
-from interviews.selectors import can_act_as_coach
 
-from .errors import InvalidInput, NotAllowed, NotFound, StateConflict
+from .errors import InvalidInput, NotFound, StateConflict
 
 
 def document_line_count(document: str) -> int:
@@ -57,9 +57,12 @@ def review_comment_create(
     question: Question | None = None,
 ) -> ReviewComment:
     """Comment on lines `[line_start, line_end]` (1-based, inclusive) of the stage's doc."""
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
+    access_stage_as_candidate(author, stage, doing="comments on the design doc")
     if stage.status != Stage.Status.LIVE:
-        raise StateConflict("Comments can be added only while the stage is live.")
+        raise StateConflict(
+            "Comments can be added only while the stage is live.", code="stage_not_live"
+        )
     question = _review_question(stage, question)
     if category not in FlawCategory.values:
         raise InvalidInput(errors={"category": [f'"{category}" is not a known category.']})
@@ -344,8 +347,7 @@ def review_match_override_set(
     """The coach rules that the comment matches the flaw (`flaw_id`), or no flaw (None).
     The flaw must be planted in the doc the comment is on; category and lines need not
     agree (that is what an override is for). Replaces an earlier ruling."""
-    if not can_act_as_coach(coach, stage):
-        raise NotAllowed("Only the stage's coach or an admin overrides review matches.")
+    access_stage_as_coach(coach, stage, doing="overrides review matches")
     comment = _stage_comment(stage, comment_id)
     flaw = None
     if flaw_id is not None:
@@ -368,8 +370,7 @@ def review_match_override_set(
 @transaction.atomic
 def review_match_override_clear(*, stage: Stage, coach: AbstractBaseUser, comment_id: int) -> None:
     """Drop the coach's ruling on a comment: the automatic match applies again."""
-    if not can_act_as_coach(coach, stage):
-        raise NotAllowed("Only the stage's coach or an admin overrides review matches.")
+    access_stage_as_coach(coach, stage, doing="overrides review matches")
     comment = ReviewComment.objects.filter(stage=stage, pk=comment_id).first()
     if comment is None:
         raise NotFound("Review comment not found.")

@@ -5,6 +5,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from interviews.access import access_stage_as_coach
 from interviews.models import Scorecard, Stage
 from interviews.realtime.events import emit
 from interviews.selectors import stage_rubric
@@ -24,6 +25,7 @@ def scorecard_save(
 ) -> Scorecard:
     """Create or replace the stage's scorecard. Dimensions must be the stage rubric's
     (its own, else its first question's); without a rubric any names go."""
+    access_stage_as_coach(coach, stage, doing="scores the stage")
     errors: dict[str, Any] = {}
     if recommendation not in Scorecard.Recommendation.values:
         errors["recommendation"] = ["Use strong_no, no, yes or strong_yes."]

@@ -6,11 +6,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from interviews.access import access_stage_claim, access_stage_clock
 from interviews.models import Loop, Stage
 from interviews.realtime.events import emit
-from interviews.roles import ADMIN, COACH, role_of
 
-from .errors import NotAllowed, StateConflict
+from .errors import StateConflict
 
 
 def _locked(stage: Stage) -> Stage:
@@ -43,10 +43,11 @@ def stage_start(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
     # Lock the loop first: concurrent starts of two stages of one loop serialise here.
     Loop.objects.select_for_update().filter(pk=stage.loop_id).first()
     stage = _locked(stage)
+    access_stage_clock(actor, stage, doing="start the clock")
     if stage.status == Stage.Status.LIVE:
-        raise StateConflict("This stage is already live.")
+        raise StateConflict("This stage is already live.", code="stage_already_live")
     if stage.status == Stage.Status.DONE:
-        raise StateConflict("This stage is finished.")
+        raise StateConflict("This stage is finished.", code="stage_finished")
     other_live = (
         Stage.objects.filter(loop_id=stage.loop_id, status=Stage.Status.LIVE)
         .exclude(pk=stage.pk)
@@ -56,6 +57,7 @@ def stage_start(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
         raise StateConflict(
             f"Another stage of this loop is live ({other_live.title}); finish it first.",
             errors={"live_stage": other_live.pk},
+            code="other_stage_live",
         )
     now = timezone.now()
     stage.status = Stage.Status.LIVE
@@ -74,10 +76,11 @@ def stage_start(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
 @transaction.atomic
 def stage_finish(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
     stage = _locked(stage)
+    access_stage_clock(actor, stage, doing="finish a stage")
     if stage.status == Stage.Status.PENDING:
-        raise StateConflict("This stage has not started.")
+        raise StateConflict("This stage has not started.", code="stage_not_started")
     if stage.status == Stage.Status.DONE:
-        raise StateConflict("This stage is already finished.")
+        raise StateConflict("This stage is already finished.", code="stage_finished")
     stage.status = Stage.Status.DONE
     stage.finished_at = timezone.now()
     stage.paused_remaining_ms = None
@@ -89,17 +92,16 @@ def stage_finish(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
 @transaction.atomic
 def stage_claim(*, stage: Stage, coach: AbstractBaseUser) -> Stage:
     """Assign the stage to the calling coach. Claiming one's own stage again is a no-op."""
-    if role_of(coach) not in (COACH, ADMIN):
-        raise NotAllowed("Only coaches claim stages.")
+    access_stage_claim(coach)
     stage = _locked(stage)
     if stage.coach_id == coach.pk:
         return stage
     if stage.coach_id is not None:
-        raise StateConflict("Another coach has already claimed this stage.")
+        raise StateConflict("Another coach has already claimed this stage.", code="stage_taken")
     if stage.status == Stage.Status.DONE:
-        raise StateConflict("This stage is finished.")
+        raise StateConflict("This stage is finished.", code="stage_finished")
     if not stage.coach_requested:
-        raise StateConflict("This stage did not ask for a coach.")
+        raise StateConflict("This stage did not ask for a coach.", code="coach_not_requested")
     stage.coach = coach
     stage.save(update_fields=["coach"])
     emit(stage, "stage.claimed", {"coach": coach.get_username()}, actor=coach)

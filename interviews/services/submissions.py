@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from interviews.access import access_stage_as_candidate
 from interviews.judging.submissions import submission_status_payload
 from interviews.judging.tasks import queue_judging
 from interviews.models import Part, Question, Stage, Submission
@@ -14,7 +15,7 @@ from interviews.models.bank import QuestionKind
 from interviews.realtime.events import emit
 from interviews.selectors import part_is_open, stage_question_get
 
-from .errors import InvalidInput, NotAllowed, StateConflict, TooLarge
+from .errors import InvalidInput, StateConflict, TooLarge
 
 logger = logging.getLogger(__name__)
 
@@ -48,10 +49,11 @@ def submission_create(
         raise InvalidInput(errors={"stdin": ["stdin is only for run mode."]})
 
     stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
-    if stage.loop.candidate_id != author.pk:
-        raise NotAllowed("Only the stage's candidate submits code.")
+    access_stage_as_candidate(author, stage, doing="submits code")
     if stage.status != Stage.Status.LIVE:
-        raise StateConflict("Code can be run or submitted only while the stage is live.")
+        raise StateConflict(
+            "Code can be run or submitted only while the stage is live.", code="stage_not_live"
+        )
     question: Question | None = stage_question_get(stage, question_id)
     if question is None:
         raise InvalidInput(errors={"question": ["Not a question of this stage."]})
@@ -60,7 +62,7 @@ def submission_create(
     if language not in question.languages:
         raise InvalidInput(errors={"language": [f"Use one of: {', '.join(question.languages)}."]})
     if not part_is_open(stage, question, part):
-        raise StateConflict(f"Part {part} is not open.")
+        raise StateConflict(f"Part {part} is not open.", code="part_locked")
 
     submission = Submission.objects.create(
         stage=stage,

@@ -174,7 +174,7 @@ def build_world() -> World:
     loop = loop_start(candidate=owner, template=template, coached=True)
     coding, review, values, challenge = list(loop.stages.order_by("position"))
     stage_start(stage=coding, actor=owner)
-    stage_claim(stage=coding, coach=assigned)
+    coding = stage_claim(stage=coding, coach=assigned)
     m.Stage.objects.filter(pk=review.pk).update(coach_requested=True, coach=assigned)
     m.Stage.objects.filter(pk=values.pk).update(coach_requested=True)
     coach_note_create(stage=coding, author=assigned, text=PRIVATE_NOTE)

@@ -130,7 +130,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Base of the practice views: JSON capped in size, domain errors as HTTP errors. */
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
         get: operations["v1_loop_templates_list"];
         put?: never;
         post?: never;
@@ -147,7 +150,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Base of the practice views: JSON capped in size, domain errors as HTTP errors. */
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
         get: operations["loops_list"];
         put?: never;
         /** @description Candidates only: start a loop of a published template. */
@@ -165,7 +171,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Base of the practice views: JSON capped in size, domain errors as HTTP errors. */
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
         get: operations["v1_loops_retrieve"];
         put?: never;
         post?: never;
@@ -199,7 +208,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Base of the practice views: JSON capped in size, domain errors as HTTP errors. */
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
         get: operations["me"];
         put?: never;
         post?: never;
@@ -446,7 +458,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Base of the practice views: JSON capped in size, domain errors as HTTP errors. */
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
         post: operations["v1_stages_finish_create"];
         delete?: never;
         options?: never;
@@ -478,10 +493,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Base of the practice views: JSON capped in size, domain errors as HTTP errors. */
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
         get: operations["v1_stages_notes_list"];
         put?: never;
-        /** @description Base of the practice views: JSON capped in size, domain errors as HTTP errors. */
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
         post: operations["v1_stages_notes_create"];
         delete?: never;
         options?: never;
@@ -496,7 +517,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Base of the practice views: JSON capped in size, domain errors as HTTP errors. */
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
         get: operations["v1_stages_review_comments_list"];
         put?: never;
         /** @description `lines` is [first, last], 1-based, inclusive, within the document. */
@@ -567,7 +591,10 @@ export interface paths {
         };
         /** @description The candidate sees the scorecard once the stage is finished, without `private_notes`; the coach and admins see it all. */
         get: operations["v1_stages_scorecard_retrieve"];
-        /** @description Base of the practice views: JSON capped in size, domain errors as HTTP errors. */
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
         put: operations["v1_stages_scorecard_update"];
         post?: never;
         delete?: never;
@@ -585,7 +612,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Base of the practice views: JSON capped in size, domain errors as HTTP errors. */
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
         post: operations["v1_stages_start_create"];
         delete?: never;
         options?: never;
@@ -651,7 +681,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Base of the practice views: JSON capped in size, domain errors as HTTP errors. */
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
         get: operations["v1_submissions_retrieve"];
         put?: never;
         post?: never;

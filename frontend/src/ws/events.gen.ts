@@ -140,6 +140,7 @@ export type PongPayload = {
 export type ErrorPayload = {
   detail: string;
   errors: Record<string, unknown>;
+  code: string;
   ref: unknown;
 };
 

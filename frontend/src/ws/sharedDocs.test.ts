@@ -119,7 +119,7 @@ describe("SharedDocs", () => {
     const docs = new SharedDocs(wire, true);
     docs.get("code:1").getText("code").insert(0, "z");
     vi.advanceTimersByTime(100);
-    docs.handle({ type: "error", detail: "The stage is not live; edits are closed.", errors: {}, ref: wire.sent[0]!.ref });
+    docs.handle({ type: "error", detail: "The stage is not live; edits are closed.", errors: {}, code: "stage_not_live", ref: wire.sent[0]!.ref });
     expect(saveLabel(docs.status())).toBe("Not saved: The stage is not live; edits are closed.");
   });
 });

@@ -60,6 +60,7 @@ def test_anonymous_gets_401_with_www_authenticate():
     assert response.json() == {
         "detail": "Authentication credentials were not provided.",
         "errors": {},
+        "code": "not_authenticated",
     }
 
 

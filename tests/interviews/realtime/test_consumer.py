@@ -169,10 +169,12 @@ async def test_code_updates_flow_from_candidate_to_coach_and_coach_cannot_type()
     )
     error = await receive_until(coach, "error")
     assert error["ref"] == 7
+    assert error["code"] == "not_allowed"  # the service's own check, as over HTTP
 
     await candidate.send_json_to({"type": "doc.update", "doc": "code:999999", "update": "AAA="})
     error = await receive_until(candidate, "error")
     assert "doc" in error["errors"]
+    assert error["code"] == "invalid"
     await candidate.send_json_to({"type": "doc.update", "doc": name, "update": "not base64!"})
     error = await receive_until(candidate, "error")
     assert "update" in error["errors"]
@@ -293,6 +295,7 @@ async def test_every_unlogged_message_matches_its_declaration():
         "type": "error",
         "detail": "Unknown message type ['not', 'a', 'name'].",
         "errors": {},
+        "code": "invalid",
         "ref": "r1",
     }
     seen |= {"resync.done", "cursor", "pong", "error"}

@@ -33,13 +33,13 @@ def test_dimensions_come_from_the_rubric(world):
         save(world, scores=[{"dimension": "Charisma", "level": 2}])
     assert 0 in error.value.errors["scores"]
     # No stage rubric: the first question's rubric applies.
-    m.Stage.objects.filter(pk=world.challenge.pk).update(rubric=None)
+    m.Stage.objects.filter(pk=world.challenge.pk).update(rubric=None, coach=world.assigned)
     world.challenge.refresh_from_db()
     assert save(world, stage=world.challenge).scores[0]["dimension"] == "Communication"
 
 
 def test_without_any_rubric_any_dimension_goes(world):
-    m.Stage.objects.filter(pk=world.values.pk).update(rubric=None)
+    m.Stage.objects.filter(pk=world.values.pk).update(rubric=None, coach=world.assigned)
     world.values.refresh_from_db()
     assert save(world, stage=world.values, scores=[{"dimension": "Humility", "level": 4}])
 

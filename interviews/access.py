@@ -1,0 +1,138 @@
+"""Who may do what to a loop or stage: every authorisation check, in one module.
+
+The chain is zulip's check → access → do (`zerver/actions/reactions.py`): a service that
+takes an actor (`stage_start(stage=..., actor=...)`) first calls an `access_*` function
+here, then does the work. A check about seeing (`access_stage`, the read checks) raises
+`NotFound`, as hidden and absent look alike; a check about doing raises `NotAllowed`
+(`access_stage_as_coach`: only the stage's coach or an admin), whoever the actor is. The
+API looks the stage up as the caller may see it first (`selectors.stage_for`), so a
+stranger still gets 404 there, and a coach or candidate who may see it a 403.
+
+API views, the websocket consumer, beat tasks and the admin call the same services, so
+they get the same rule; views only parse, call and serialise. Reads that a view serves
+straight from a selector (the scorecard, the review score) call the `access_*` read
+checks here before they read.
+
+The rules are the visibility selectors' (`stages_visible_to` and the `can_*` predicates
+in `interviews.selectors`): the querysets there decide what lists show, the checks here
+decide one object already loaded. `stage_is_visible_to` is the row form of
+`stages_visible_to`; a test pins that the two agree.
+
+An actor of None is the system (the scripted interviewer, the deadline): services that
+allow it say so and skip the check.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from interviews.models import Stage
+from interviews.models.bank import StageKind
+from interviews.roles import CANDIDATE, role_of
+from interviews.selectors import (
+    can_act_as_coach,
+    can_drive_stage,
+    can_see_private,
+    can_see_review_score,
+    can_use_coach_queue,
+    is_admin,
+    is_stage_owner,
+)
+from interviews.services.errors import NotAllowed, NotFound, StateConflict
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def stage_is_visible_to(user: AnyUser | None, stage: Stage) -> bool:
+    """Whether `stages_visible_to(user)` holds this stage: admins see every stage, the
+    candidate their own, a coach the stages assigned to them."""
+    if user is None or not user.is_authenticated:
+        return False
+    if is_admin(user):
+        return True
+    return stage.loop.candidate_id == user.pk or stage.coach_id == user.pk
+
+
+def access_stage(user: AnyUser | None, stage: Stage) -> Stage:
+    """The stage, if the user may see it; else NotFound (as if it did not exist)."""
+    if not stage_is_visible_to(user, stage):
+        raise NotFound("Stage not found.")
+    return stage
+
+
+def access_stage_as_candidate(user: AnyUser | None, stage: Stage, *, doing: str) -> Stage:
+    """Only the stage's own candidate (answers, review comments, documents, integrity
+    signals): a coach watches, never types. `doing` completes "Only the stage's candidate …"."""
+    if user is None or not is_stage_owner(user, stage):
+        raise NotAllowed(f"Only the stage's candidate {doing}.")
+    return stage
+
+
+def access_stage_as_coach(user: AnyUser | None, stage: Stage, *, doing: str) -> Stage:
+    """Only the stage's assigned coach or an admin (follow-ups, notes, scorecards, the
+    clock controls, review-match rulings)."""
+    if not can_act_as_coach(user, stage):
+        raise NotAllowed(f"Only the stage's coach or an admin {doing}.")
+    return stage
+
+
+def access_stage_clock(user: AnyUser | None, stage: Stage, *, doing: str) -> Stage:
+    """Starting and finishing: the candidate, the stage's coach or an admin."""
+    if user is None or not can_drive_stage(user, stage):
+        raise NotAllowed(f"Only the candidate, the stage's coach or an admin {doing}.")
+    return stage
+
+
+def access_loop_start(user: AnyUser | None) -> None:
+    """Loops are the candidates' own: coaches and admins do not start them."""
+    if role_of(user) != CANDIDATE:
+        raise NotAllowed("Only candidates start loops.")
+
+
+def access_coach_queue(user: AnyUser | None) -> None:
+    if not can_use_coach_queue(user):
+        raise NotAllowed("Only coaches and admins see the coach queue.")
+
+
+def access_stage_claim(user: AnyUser | None) -> None:
+    """Which stages may be claimed is the claim's own rule (put up for a coach, not taken);
+    who may claim is this one."""
+    if not can_use_coach_queue(user):
+        raise NotAllowed("Only coaches claim stages.")
+
+
+def access_review_score(user: AnyUser | None, stage: Stage) -> Stage:
+    """The score reveals the planted flaws: the candidate sees it once the stage is done."""
+    access_stage(user, stage)
+    if not can_see_review_score(user, stage):
+        raise StateConflict(
+            "The review score is shown once the stage is finished.", code="stage_not_finished"
+        )
+    return stage
+
+
+def access_deep_dive_feedback(user: AnyUser | None, stage: Stage) -> Stage:
+    access_stage(user, stage)
+    if stage.kind != StageKind.DEEP_DIVE:
+        raise NotFound("This stage is not a project deep dive.")
+    if not (can_act_as_coach(user, stage) or stage.status == Stage.Status.DONE):
+        raise StateConflict(
+            "Deep-dive feedback is shown once the stage is finished.", code="stage_not_finished"
+        )
+    return stage
+
+
+def access_scorecard(user: AnyUser | None, stage: Stage) -> Literal["coach", "candidate"]:
+    """Which view of the stage's scorecard the user gets: the coach's (private notes
+    included) for its coach and admins, the candidate's once the stage is finished."""
+    access_stage(user, stage)
+    if can_see_private(user, stage):
+        return "coach"
+    if stage.status != Stage.Status.DONE:
+        raise StateConflict(
+            "The scorecard is shown once the stage is finished.", code="stage_not_finished"
+        )
+    return "candidate"

@@ -1,0 +1,15 @@
+"""The API's own DRF exception classes, for parsers and views to raise.
+
+Kept apart from errors.py (the exception handler): that module imports DRF's views, whose
+settings import the parsers, which raise these; one module for both would be a circle.
+"""
+
+from rest_framework import exceptions, status
+
+from interviews.services.errors import TooLarge
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = TooLarge.code
