@@ -75,13 +75,12 @@ from interviews.services.audit import audit_record
 from interviews.services.errors import DomainError, InvalidInput, StateConflict
 from sandbox.api import FUNCTION_LANGUAGES
 from sandbox.api import LANGUAGES as SANDBOX_LANGUAGES
+from sandbox.judge import CheckerError, parse_checker
 
 SHIPPED_BANK_DIR = Path(__file__).resolve().parent.parent / "bank"
 
 SLUG_RE = re.compile(r"^[a-z0-9-]+$")
 IDENTIFIER_RE = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
-FLOAT_CHECKER_RE = re.compile(r"^float:(.+)$")
-SIMPLE_CHECKERS = ("exact", "tokens", "unordered-lines")
 
 DEFAULT_TIME_LIMIT_MS = 2000
 DEFAULT_MEMORY_LIMIT_MB = 256
@@ -657,21 +656,12 @@ class _Validator:
         value = scope.get(obj, "checker")
         if value is _MISSING:
             return "exact"
-        message = "must be exact, tokens, unordered-lines or float:<eps> (e.g. float:1e-6)"
-        if isinstance(value, str):
-            if value in SIMPLE_CHECKERS:
-                return value
-            match = FLOAT_CHECKER_RE.match(value)
-            if match:
-                try:
-                    eps = float(match.group(1))
-                except ValueError:
-                    eps = -1.0
-                if math.isfinite(eps) and eps > 0:
-                    return value
-                message = "float:<eps> needs a positive number, e.g. float:1e-6"
-        scope.error(_key(path, "checker"), message)
-        return "exact"
+        try:
+            parse_checker(value)
+        except CheckerError as exc:
+            scope.error(_key(path, "checker"), str(exc))
+            return "exact"
+        return value
 
     def sources(
         self, scope: _Scope, obj: dict, key: str, path: str, languages: list[str]

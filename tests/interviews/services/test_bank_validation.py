@@ -10,7 +10,9 @@ from interviews.services.bank import (
     bank_load,
     question_validate,
 )
+from sandbox import judge
 from tests.interviews import bank_data as data
+from tests.sandbox.test_judge import CHECKER_SPECS_ACCEPTED, CHECKER_SPECS_REFUSED
 
 pytestmark = pytest.mark.django_db
 
@@ -138,7 +140,7 @@ def test_a_file_with_many_errors_lists_all_of_them_and_imports_nothing(tmp_path)
         (
             lambda q: q["coding"].update(checker="float:-1"),
             "coding.checker",
-            "float:<eps> needs a positive number, e.g. float:1e-6",
+            "float:<eps> needs a number >= 0, e.g. float:1e-6",
         ),
         (
             lambda q: q["coding"].update(time_limit_ms="fast"),
@@ -235,6 +237,23 @@ def test_review_flaw_rules(mutate, path, message):
     with pytest.raises(BankValidationError) as exc:
         bank_load({"questions": [question]}, label="r.yaml")
     assert f"r.yaml: doc-review.{path}: {message}" in _messages(exc)
+
+
+@pytest.mark.parametrize("checker", CHECKER_SPECS_ACCEPTED + CHECKER_SPECS_REFUSED)
+def test_checker_grammar_agrees_with_the_judge(checker):
+    """A checker spec imports exactly when the judge can run it, with the judge's message."""
+    question = data.coding_question()
+    question["coding"]["checker"] = checker
+    bank = {"questions": [question], "rubrics": [data.rubric()]}
+    try:
+        judge.parse_checker(checker)
+    except judge.CheckerError as refused:
+        with pytest.raises(BankValidationError) as exc:
+            bank_load(bank, label="bank.yaml")
+        assert exc.value.errors == {"adder.coding.checker": [str(refused)]}
+    else:
+        [entry] = bank_load(bank, label="bank.yaml").questions
+        assert entry.spec["coding"]["checker"] == checker
 
 
 def test_loop_and_rubric_rules():
