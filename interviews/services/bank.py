@@ -77,8 +77,6 @@ from sandbox.api import FUNCTION_LANGUAGES
 from sandbox.api import LANGUAGES as SANDBOX_LANGUAGES
 from sandbox.judge import CheckerError, parse_checker
 
-SHIPPED_BANK_DIR = Path(__file__).resolve().parent.parent / "bank"
-
 SLUG_RE = re.compile(r"^[a-z0-9-]+$")
 IDENTIFIER_RE = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 
@@ -1720,7 +1718,6 @@ def question_archive(*, question: Question, actor=None) -> int:
 
 
 __all__ = [
-    "SHIPPED_BANK_DIR",
     "Bank",
     "BankEntry",
     "BankImportResult",

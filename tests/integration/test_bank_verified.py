@@ -8,7 +8,8 @@ import pytest
 
 from interviews.models import Question
 from interviews.services import verification
-from interviews.services.bank import SHIPPED_BANK_DIR, bank_import, bank_load
+from interviews.services.bank import bank_import, bank_load
+from tests.paths import SHIPPED_BANK_DIR
 
 pytestmark = pytest.mark.integration
 

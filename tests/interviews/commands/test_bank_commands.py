@@ -9,8 +9,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from interviews import models as m
-from interviews.services.bank import SHIPPED_BANK_DIR
 from tests.interviews import bank_data as data
+from tests.paths import SHIPPED_BANK_DIR
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,6 @@ import yaml
 
 from interviews import models as m
 from interviews.services.bank import (
-    SHIPPED_BANK_DIR,
     bank_dump,
     bank_export,
     bank_export_yaml,
@@ -18,6 +17,7 @@ from interviews.services.bank import (
     rubric_to_dict,
 )
 from tests.interviews import bank_data as data
+from tests.paths import SHIPPED_BANK_DIR
 
 pytestmark = pytest.mark.django_db
 
