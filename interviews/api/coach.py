@@ -8,8 +8,9 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from interviews import selectors
 from interviews.models import FollowUp, Scorecard, Stage
+from interviews.selectors.access import can_act_as_coach, can_see_private, can_use_coach_queue
+from interviews.selectors.stages import coach_queue, scorecard_of, stage_claim_target_for, stage_for
 from interviews.services.errors import StateConflict
 from interviews.services.follow_ups import stage_push_follow_up
 from interviews.services.notes import coach_note_create
@@ -40,9 +41,9 @@ class CoachQueueApi(PracticeApi):
         description="Pending or live stages whose candidate asked for a coach, unassigned.",
     )
     def get(self, request: Request) -> Response:
-        if not selectors.can_use_coach_queue(request.user):
+        if not can_use_coach_queue(request.user):
             deny("Only coaches and admins see the coach queue.")
-        entries = selectors.coach_queue()
+        entries = coach_queue()
         return Response(
             QueueEntrySerializer(entries, many=True, context={"now": timezone.now()}).data
         )
@@ -55,16 +56,16 @@ class StageClaimApi(PracticeApi):
         description="Assign the stage to the calling coach; 409 if another coach has it.",
     )
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_claim_target_for(request.user, stage_id)
-        if not selectors.can_use_coach_queue(request.user):
+        stage = stage_claim_target_for(request.user, stage_id)
+        if not can_use_coach_queue(request.user):
             deny("Only coaches claim stages.")
         stage = stage_claim(stage=stage, coach=request.user)
         return Response(StageSummarySerializer(stage).data)
 
 
 def _coach_stage(request: Request, stage_id: int, action: str):
-    stage = selectors.stage_for(request.user, stage_id)
-    if not selectors.can_act_as_coach(request.user, stage):
+    stage = stage_for(request.user, stage_id)
+    if not can_act_as_coach(request.user, stage):
         deny(f"Only the stage's coach or an admin {action}.")
     return stage
 
@@ -149,12 +150,12 @@ class StageScorecardApi(PracticeApi):
         "`private_notes`; the coach and admins see it all.",
     )
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
-        if selectors.can_see_private(request.user, stage):
-            return Response(ScorecardCoachSerializer(selectors.scorecard_of(stage)).data)
+        stage = stage_for(request.user, stage_id)
+        if can_see_private(request.user, stage):
+            return Response(ScorecardCoachSerializer(scorecard_of(stage)).data)
         if stage.status != Stage.Status.DONE:
             raise StateConflict("The scorecard is shown once the stage is finished.")
-        return Response(ScorecardCandidateSerializer(selectors.scorecard_of(stage)).data)
+        return Response(ScorecardCandidateSerializer(scorecard_of(stage)).data)
 
     @extend_schema(request=ScorecardInputSerializer, responses={200: ScorecardCoachSerializer})
     def put(self, request: Request, stage_id: int) -> Response:

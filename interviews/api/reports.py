@@ -7,8 +7,10 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from interviews import selectors
 from interviews.models.bank import StageKind
+from interviews.selectors.access import can_act_as_coach
+from interviews.selectors.loops import loop_for
+from interviews.selectors.stages import stage_for
 from interviews.services.deep_dive import deep_dive_feedback
 from interviews.services.errors import NotFound, StateConflict
 from interviews.services.reports import (
@@ -35,8 +37,8 @@ from .report_serializers import (
 
 
 def _coach_stage(request: Request, stage_id: int):
-    stage = selectors.stage_for(request.user, stage_id)
-    if not selectors.can_act_as_coach(request.user, stage):
+    stage = stage_for(request.user, stage_id)
+    if not can_act_as_coach(request.user, stage):
         deny("Only the stage's coach or an admin overrides review matches.")
     return stage
 
@@ -82,12 +84,10 @@ class StageDeepDiveFeedbackApi(PracticeApi):
         "admins at any time. 404 for other stage kinds.",
     )
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         if stage.kind != StageKind.DEEP_DIVE:
             raise NotFound("This stage is not a project deep dive.")
-        if not (
-            selectors.can_act_as_coach(request.user, stage) or stage.status == stage.Status.DONE
-        ):
+        if not (can_act_as_coach(request.user, stage) or stage.status == stage.Status.DONE):
             raise StateConflict("Deep-dive feedback is shown once the stage is finished.")
         return Response(DeepDiveFeedbackSerializer(deep_dive_feedback(stage=stage)).data)
 
@@ -103,7 +103,7 @@ class LoopReportApi(PracticeApi):
         "coach sees only the stages assigned to them (and the overall of those).",
     )
     def get(self, request: Request, loop_id: int) -> Response:
-        loop = selectors.loop_for(request.user, loop_id)
+        loop = loop_for(request.user, loop_id)
         return Response(LoopReportSerializer(loop_report(loop=loop, viewer=request.user)).data)
 
 

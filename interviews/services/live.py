@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from interviews.models import FollowUp, Stage, StageEvent, StageFollowUp, StageQuestion, Submission
 from interviews.realtime.events import emit
-from interviews.selectors import can_act_as_coach, time_remaining_ms
+from interviews.selectors.access import can_act_as_coach
+from interviews.selectors.stages import time_remaining_ms
 
 from .errors import InvalidInput, NotAllowed, StateConflict
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from interviews.models import Dimension, Loop, Rubric, Scorecard, Stage, StageQuestion
 from interviews.models.bank import StageKind
-from interviews.selectors import (
+from interviews.selectors.access import (
     can_act_as_coach,
     can_see_private,
     can_see_review_score,

@@ -18,7 +18,7 @@ from interviews.models import (
 )
 from interviews.models.bank import FlawCategory, QuestionKind
 from interviews.realtime.events import emit
-from interviews.selectors import can_act_as_coach
+from interviews.selectors.access import can_act_as_coach
 
 from .errors import InvalidInput, NotAllowed, NotFound, StateConflict
 

@@ -1,15 +1,5 @@
-"""Reads, and every "who may see what" rule of the practice side, in one place.
-
-The HTTP API and the websocket consumers both call these, so a rule changed here changes
-everywhere. Visibility (→ 404 when it fails) is decided by the `*_visible_to` querysets;
-what a visible user may *do* (→ 403) by the `can_*` predicates.
-
-- admin: everything;
-- candidate: their own loops, stages, submissions;
-- coach: the stages assigned to them (and the loops containing them); unassigned stages
-  only as entries of the coach queue. A claimed stage is visible to its candidate, its
-  coach and admins only.
-"""
+"""A stage as a viewer may see it: the stage, its clock, questions and open parts, its
+event log, review comments and scorecard."""
 
 from __future__ import annotations
 
@@ -17,14 +7,12 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from interviews import bank_cache
 from interviews.models import (
     FollowUp,
-    Loop,
-    LoopTemplate,
     Part,
     Question,
     ReviewComment,
@@ -34,109 +22,20 @@ from interviews.models import (
     StageEvent,
     StageFollowUp,
     StageQuestion,
-    StageTemplate,
-    Submission,
 )
-from interviews.models.bank import QuestionStatus
-from interviews.roles import ADMIN, COACH, role_of
+from interviews.selectors.access import (
+    can_act_as_coach,
+    can_see_private,
+    is_coach_or_admin,
+    stages_visible_to,
+)
 from interviews.services.errors import NotFound
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
-    AnyUser = AbstractBaseUser | AnonymousUser
+    from interviews.selectors.access import AnyUser
 
 
-# --- roles and predicates ----------------------------------------------------------------
-
-
-def is_admin(user: AnyUser) -> bool:
-    return role_of(user) == ADMIN
-
-
-def is_coach_or_admin(user: AnyUser) -> bool:
-    return role_of(user) in (COACH, ADMIN)
-
-
-def is_stage_owner(user: AnyUser, stage: Stage) -> bool:
-    return bool(user.is_authenticated) and stage.loop.candidate_id == user.pk
-
-
-def can_act_as_coach(user: AnyUser, stage: Stage) -> bool:
-    """The stage's assigned coach, or an admin: may push follow-ups, note, score, see
-    private events and coach-only data."""
-    role = role_of(user)
-    if role == ADMIN:
-        return True
-    return role == COACH and stage.coach_id == user.pk
-
-
-def can_drive_stage(user: AnyUser, stage: Stage) -> bool:
-    """May start and finish the stage's clock."""
-    return is_stage_owner(user, stage) or can_act_as_coach(user, stage)
-
-
-def can_see_private(user: AnyUser, stage: Stage) -> bool:
-    """Private events, coach notes and scorecard private notes."""
-    return can_act_as_coach(user, stage)
-
-
-def can_see_review_score(user: AnyUser, stage: Stage) -> bool:
-    """The owner only once the stage is done (the score reveals the planted flaws)."""
-    return can_act_as_coach(user, stage) or stage.status == Stage.Status.DONE
-
-
-def can_use_coach_queue(user: AnyUser) -> bool:
-    return is_coach_or_admin(user)
-
-
-# --- loop templates ----------------------------------------------------------------------
-
-
-def loop_templates_published() -> QuerySet[LoopTemplate]:
-    return LoopTemplate.objects.filter(status=QuestionStatus.PUBLISHED).prefetch_related(
-        Prefetch("stages", queryset=StageTemplate.objects.order_by("position"))
-    )
-
-
-# --- loops -------------------------------------------------------------------------------
-
-
-def stages_visible_to(user: AnyUser) -> QuerySet[Stage]:
-    if not user.is_authenticated:
-        return Stage.objects.none()
-    if is_admin(user):
-        return Stage.objects.all()
-    return Stage.objects.filter(Q(loop__candidate=user) | Q(coach=user))
-
-
-def loops_visible_to(user: AnyUser) -> QuerySet[Loop]:
-    """Loops with the stages the user may see prefetched (a coach sees only the stages
-    assigned to them, even inside a loop they can open)."""
-    if not user.is_authenticated:
-        return Loop.objects.none()
-    if is_admin(user):
-        loops = Loop.objects.all()
-    else:
-        visible_loop_ids = stages_visible_to(user).values("loop_id")
-        loops = Loop.objects.filter(Q(candidate=user) | Q(pk__in=visible_loop_ids))
-    return loops.select_related("template", "candidate").prefetch_related(
-        Prefetch(
-            "stages",
-            queryset=stages_visible_to(user).select_related("coach").order_by("position"),
-            to_attr="visible_stages",
-        )
-    )
-
-
-def loop_for(user: AnyUser, loop_id: int) -> Loop:
-    loop = loops_visible_to(user).filter(pk=loop_id).first()
-    if loop is None:
-        raise NotFound("Loop not found.")
-    return loop
-
-
-# --- stages ------------------------------------------------------------------------------
+# --- stages ---------------------------------------------------------------------------
 
 
 def stage_for(user: AnyUser, stage_id: int) -> Stage:
@@ -212,7 +111,7 @@ def stage_question_get(stage: Stage, question_id: int) -> Question | None:
     return link.question if link else None
 
 
-# --- parts: which are open ---------------------------------------------------------------
+# --- parts: which are open ------------------------------------------------------------
 
 
 def open_part_numbers(
@@ -294,38 +193,7 @@ def stage_detail_for(user: AnyUser, stage_id: int) -> Stage:
     return stage
 
 
-# --- submissions -------------------------------------------------------------------------
-
-
-def submissions_visible_to(user: AnyUser) -> QuerySet[Submission]:
-    return Submission.objects.filter(stage__in=stages_visible_to(user))
-
-
-def submission_for(user: AnyUser, submission_id: int) -> Submission:
-    submission = (
-        submissions_visible_to(user)
-        .select_related("stage", "stage__loop", "stage__coach", "question")
-        .prefetch_related("tests")
-        .filter(pk=submission_id)
-        .first()
-    )
-    if submission is None:
-        raise NotFound("Submission not found.")
-    return submission
-
-
-def stage_submissions(stage: Stage) -> QuerySet[Submission]:
-    """The stage's submissions, newest first, with their test results (the stage was
-    already checked to be visible)."""
-    return (
-        Submission.objects.filter(stage=stage)
-        .select_related("stage")
-        .prefetch_related("tests")
-        .order_by("-created_at", "-id")
-    )
-
-
-# --- events, reviews, scorecards ---------------------------------------------------------
+# --- events, reviews, scorecards ------------------------------------------------------
 
 
 def stage_events_for(user: AnyUser, stage: Stage, *, after: int = 0) -> QuerySet[StageEvent]:
