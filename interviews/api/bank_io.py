@@ -23,14 +23,13 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from interviews.bankfile.format import BankValidationError, bank_dump
 from interviews.models import LoopTemplate, Rubric
 from interviews.roles import ADMIN, role_of
-from interviews.services.bank import (
+from interviews.selectors.bank import bank_export
+from interviews.services.bank_import import (
     BankImportResult,
-    BankValidationError,
     VerificationUnavailable,
-    bank_dump,
-    bank_export,
     bank_import,
     bank_import_text,
 )

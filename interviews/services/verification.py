@@ -54,7 +54,7 @@ def question_verify(
 ) -> VerificationResult:
     """Run the reference on every hidden test; returns what failed, as
     `<language>: parts[i].hidden[j] <verdict>` (paths as in the bank file)."""
-    from .bank import VerificationUnavailable
+    from .bank_import import VerificationUnavailable
 
     jobs = _jobs(question)
     total = sum(len(tests) for _, _, tests in jobs)

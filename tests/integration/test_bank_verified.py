@@ -6,9 +6,10 @@ import time
 
 import pytest
 
+from interviews.bankfile.validation import bank_load
 from interviews.models import Question
 from interviews.services import verification
-from interviews.services.bank import bank_import, bank_load
+from interviews.services.bank_import import bank_import
 from tests.paths import SHIPPED_BANK_DIR
 
 pytestmark = pytest.mark.integration

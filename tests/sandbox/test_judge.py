@@ -86,7 +86,7 @@ def test_unordered_lines(output, expected, ok):
 
 
 #: The checker grammar's edge cases; bank validation must agree with the judge on each
-#: (tests/interviews/services/test_bank_validation.py imports this list).
+#: (tests/interviews/bankfile/test_validation.py imports this list).
 CHECKER_SPECS_ACCEPTED = ["exact", "tokens", "unordered-lines", "float:1e-6", "float:0", "float:.5"]
 CHECKER_SPECS_REFUSED = [
     "exactly",

@@ -2,7 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from interviews.services.bank import BankValidationError, VerificationUnavailable, bank_import
+from interviews.bankfile.format import BankValidationError
+from interviews.services.bank_import import VerificationUnavailable, bank_import
 
 
 class Command(BaseCommand):

@@ -10,7 +10,8 @@ import yaml
 from django.utils import timezone
 
 from interviews import models as m
-from interviews.services.bank import bank_export, bank_import
+from interviews.selectors.bank import bank_export
+from interviews.services.bank_import import bank_import
 from tests import factories as f
 from tests.interviews import bank_data as data
 

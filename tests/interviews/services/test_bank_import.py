@@ -9,12 +9,11 @@ import pytest
 from django.utils import timezone
 
 from interviews import models as m
-from interviews.services.bank import (
+from interviews.selectors.bank import question_prefetch, question_to_dict
+from interviews.services.bank_import import (
     BankVerificationError,
     VerificationUnavailable,
     bank_import,
-    question_prefetch,
-    question_to_dict,
 )
 from tests.interviews import bank_data as data
 
@@ -132,7 +131,7 @@ def test_rubrics_and_loop_templates_are_updated_in_place():
 
 def test_a_failure_late_in_the_import_rolls_everything_back(monkeypatch):
     """All or nothing, even when the problem shows up after rows were written."""
-    from interviews.services import bank as bank_service
+    from interviews.services import bank_import as bank_service
 
     def explode(spec):
         raise RuntimeError("disk full")

@@ -24,7 +24,8 @@ import pytest
 import setuptools
 
 from interviews import models as m
-from interviews.services.bank import bank_import, bank_load
+from interviews.bankfile.validation import bank_load
+from interviews.services.bank_import import bank_import
 from mockloop.env import BASE_DIR
 from tests.paths import BANKGEN_DIR, SHIPPED_BANK_DIR
 

@@ -5,17 +5,17 @@ import pytest
 import yaml
 
 from interviews import models as m
-from interviews.services.bank import (
-    bank_dump,
+from interviews.bankfile.format import bank_dump
+from interviews.bankfile.validation import bank_load
+from interviews.selectors.bank import (
     bank_export,
     bank_export_yaml,
-    bank_import,
-    bank_load,
     question_list_latest,
     question_prefetch,
     question_to_dict,
     rubric_to_dict,
 )
+from interviews.services.bank_import import bank_import
 from tests.interviews import bank_data as data
 from tests.paths import SHIPPED_BANK_DIR
 

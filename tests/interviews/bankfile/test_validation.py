@@ -4,12 +4,9 @@ changes nothing."""
 import pytest
 
 from interviews import models as m
-from interviews.services.bank import (
-    BankValidationError,
-    bank_import,
-    bank_load,
-    question_validate,
-)
+from interviews.bankfile.format import BankValidationError
+from interviews.bankfile.validation import bank_load, question_validate
+from interviews.services.bank_import import bank_import
 from sandbox import judge
 from tests.interviews import bank_data as data
 from tests.sandbox.test_judge import CHECKER_SPECS_ACCEPTED, CHECKER_SPECS_REFUSED
