@@ -8,8 +8,8 @@ from django.urls import path
 from django.views.decorators.http import require_GET
 
 from interviews.selectors.loops import loop_for
+from interviews.selectors.reports import loop_report
 from interviews.services.errors import NotFound
-from interviews.services.reports import loop_report
 
 
 @require_GET

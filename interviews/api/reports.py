@@ -7,18 +7,18 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from interviews.feedback.deep_dive import deep_dive_feedback
 from interviews.models.bank import StageKind
 from interviews.selectors.access import can_act_as_coach
 from interviews.selectors.loops import loop_for
-from interviews.selectors.stages import stage_for
-from interviews.services.deep_dive import deep_dive_feedback
-from interviews.services.errors import NotFound, StateConflict
-from interviews.services.reports import (
+from interviews.selectors.reports import (
     calibration_subject,
     candidate_progress,
     coach_calibration,
     loop_report,
 )
+from interviews.selectors.stages import stage_for
+from interviews.services.errors import NotFound, StateConflict
 from interviews.services.reviews import (
     review_match_override_clear,
     review_match_override_set,

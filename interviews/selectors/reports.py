@@ -1,10 +1,10 @@
 """Reports: a loop's scorecards, review and deep-dive feedback gathered into one report; a
 candidate's progress across loops; a coach's calibration against all coaches.
 
-Read-only. What a viewer may see is decided by the predicates of `interviews.selectors`
+Read-only. What a viewer may see is decided by the predicates of `interviews.selectors.access`
 (the same ones the stage endpoints use), and every report is built from a fixed number
 of queries whatever the number of loops, stages, scorecards or comments. The arithmetic
-is `interviews.services.scoring`'s.
+is `interviews.feedback.scoring`'s.
 """
 
 from __future__ import annotations
@@ -17,6 +17,13 @@ from django.contrib.auth import get_user_model
 from django.db.models import Prefetch
 from django.utils import timezone
 
+from interviews.feedback.deep_dive import deep_dive_feedback_for_stages
+from interviews.feedback.scoring import (
+    RECOMMENDATIONS,
+    loop_overall,
+    loop_recommendation,
+    stage_score,
+)
 from interviews.models import Dimension, Loop, Rubric, Scorecard, Stage, StageQuestion
 from interviews.models.bank import StageKind
 from interviews.selectors.access import (
@@ -26,16 +33,8 @@ from interviews.selectors.access import (
     is_admin,
     is_coach_or_admin,
 )
-
-from .deep_dive import deep_dive_feedback_for_stages
-from .errors import NotAllowed, NotFound
-from .reviews import review_scores_for_stages
-from .scoring import (
-    RECOMMENDATIONS,
-    loop_overall,
-    loop_recommendation,
-    stage_score,
-)
+from interviews.services.errors import NotAllowed, NotFound
+from interviews.services.reviews import review_scores_for_stages
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser

@@ -5,7 +5,7 @@ strong-no cap."""
 import pytest
 
 from interviews import models as m
-from interviews.services.scoring import (
+from interviews.feedback.scoring import (
     level_normalised,
     loop_overall,
     loop_recommendation,

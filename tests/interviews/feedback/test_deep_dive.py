@@ -4,8 +4,7 @@ deterministic rules, each reporting the rule that fired and the text it fired on
 import pytest
 
 from interviews import models as m
-from interviews.services.answers import answer_save
-from interviews.services.deep_dive import (
+from interviews.feedback.deep_dive import (
     DEFAULT_HORIZON_YEARS,
     answer_feedback,
     before_after_pairs,
@@ -15,6 +14,7 @@ from interviews.services.deep_dive import (
     roi,
     usd,
 )
+from interviews.services.answers import answer_save
 from tests.interviews.deep_dive_samples import STRONG_ANSWER as STRONG
 
 API = "/api/v1"
