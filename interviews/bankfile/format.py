@@ -177,6 +177,8 @@ def _yaml_error_text(exc: yaml.YAMLError) -> str:
 
 
 def canonical_number(value: int | float) -> int | float:
+    """`1.0` → `1`: a weight read from YAML and one read back from a FloatField must give
+    the same canonical dict (and so the same export and fingerprint)."""
     return int(value) if float(value).is_integer() else float(value)
 
 

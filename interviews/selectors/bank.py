@@ -139,10 +139,12 @@ def question_is_used(question: Question) -> bool:
 
 
 def question_is_unverified(question: Question) -> bool:
+    """A coding version whose reference has not passed the sandbox (it may not be published)."""
     return question.kind == QuestionKind.CODING and question.verified_at is None
 
 
 def rubrics_by_slug(slugs: Iterable[str | None]) -> dict[str, Rubric]:
+    """The named rubrics in one query (blank names skipped)."""
     wanted = {slug for slug in slugs if slug}
     return {r.slug: r for r in Rubric.objects.filter(slug__in=wanted)} if wanted else {}
 

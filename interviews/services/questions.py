@@ -44,10 +44,13 @@ class QuestionNotVerified(StateConflict):
 
 
 def question_latest_locked(slug: str) -> Question | None:
+    """The newest version of a slug, row-locked, so two writers cannot both add the same
+    next version."""
     return Question.objects.select_for_update().filter(slug=slug).order_by("-version").first()
 
 
 def question_stored_fingerprint(question: Question) -> str:
+    """The version's fingerprint; a row saved without one gets it from its content."""
     if question.fingerprint:
         return question.fingerprint
     fresh = question_prefetch(Question.objects.filter(pk=question.pk)).get()
