@@ -9,6 +9,7 @@ tools/bankgen/build.py, which also cross-checks every reference against an
 independent naive solution.
 """
 
+import fnmatch
 import functools
 import importlib
 import json
@@ -21,7 +22,6 @@ import tomllib
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-import setuptools
 
 from interviews import models as m
 from interviews.bankfile.validation import bank_load
@@ -460,8 +460,14 @@ def test_the_generator_is_a_package_outside_the_application():
     generated = {p.stem.removeprefix("coding-") for p in SHIPPED_BANK_DIR.glob("coding-*.yaml")}
     assert {name.replace("_", "-") for name in modules} == generated
 
-    find = tomllib.loads((BASE_DIR / "pyproject.toml").read_text())["tool"]["setuptools"]
-    shipped = setuptools.find_packages(str(BASE_DIR), **find["packages"]["find"])
-    assert shipped and not [p for p in shipped if p.split(".")[0] in ("tools", "bank", "tests")]
-    for top in {package.split(".")[0] for package in shipped}:
+    setuptools = tomllib.loads((BASE_DIR / "pyproject.toml").read_text())["tool"]["setuptools"]
+    include = setuptools["packages"]["find"]["include"]
+    shipped = [
+        path.parent.name
+        for path in BASE_DIR.glob("*/__init__.py")
+        if any(fnmatch.fnmatchcase(path.parent.name, pattern) for pattern in include)
+    ]
+    assert "interviews" in shipped and not {"tools", "tests"} & set(shipped)
+    assert not any(fnmatch.fnmatchcase(name, p) for name in ("bank", "tools") for p in include)
+    for top in shipped:
         assert not list((BASE_DIR / top).rglob("*.y*ml")), top
