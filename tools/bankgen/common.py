@@ -10,7 +10,6 @@ checks that the naive one really runs out of time on the large tests.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import subprocess
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from sandbox import judge
 
 TOOLS = Path(__file__).resolve().parent
 BANK = TOOLS.parent.parent / "bank"  # the shipped bank, at the repository's top level
@@ -138,7 +138,7 @@ def run_solution(spec: QuestionSpec, path: Path, case_input: Any, timeout_s: flo
     return Run(proc.stdout, cpu, wall)
 
 
-# --- comparing outputs (the sandbox's checkers, simplified) ----------------------------------
+# --- comparing outputs (the sandbox's own checkers) ---------------------------------------
 
 
 def _lines(text: str) -> list[str]:
@@ -148,42 +148,15 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
-def _json_close(a: Any, b: Any, eps: float) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b or (eps > 0 and abs(a - b) <= eps * max(1.0, abs(b)))
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_json_close(x, y, eps) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_json_close(a[k], b[k], eps) for k in a)
-    return type(a) is type(b) and a == b
-
-
 def same_output(spec: QuestionSpec, got: str, want: str) -> bool:
-    checker = spec.checker
-    eps = float(checker.split(":", 1)[1]) if checker.startswith("float:") else 0.0
+    """Whether the judge would accept `got` for `want` (same checker, same grammar)."""
     if spec.io == "function":
         try:
-            return _json_close(json.loads(got), json.loads(want), eps)
+            expected = json.loads(want)
         except ValueError:
             return False
-    if checker == "exact":
-        return _lines(got) == _lines(want)
-    if checker == "unordered-lines":
-        return sorted(x for x in _lines(got) if x) == sorted(x for x in _lines(want) if x)
-    got_t, want_t = got.split(), want.split()
-    if len(got_t) != len(want_t):
-        return False
-    for g, w in zip(got_t, want_t, strict=True):
-        if g == w:
-            continue
-        try:
-            if not (eps and math.isclose(float(g), float(w), rel_tol=eps, abs_tol=eps)):
-                return False
-        except ValueError:
-            return False
-    return True
+        return judge.check_function(spec.checker, got, expected).ok
+    return judge.check_stdio(spec.checker, got, want).ok
 
 
 def canonical_output(spec: QuestionSpec, text: str) -> str:
