@@ -23,6 +23,8 @@ COPY pyproject.toml README.md ./
 COPY mockloop/ mockloop/
 COPY interviews/ interviews/
 COPY sandbox/ sandbox/
+# The shipped question bank (`migrate` imports it); its generator (tools/) stays out.
+COPY bank/ bank/
 COPY manage.py ./
 RUN pip install --no-cache-dir . \
  && useradd --system --uid 10100 --home-dir /var/lib/mockloop mockloop \

@@ -149,7 +149,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=100)
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--postgres", action="store_true")
-    parser.add_argument("--bank", default="interviews/bank", help="bank file or directory")
+    parser.add_argument("--bank", default="bank", help="bank file or directory")
     parser.add_argument("--server", choices=["uvicorn", "daphne"], default="uvicorn")
     parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
     args = parser.parse_args()

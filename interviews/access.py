@@ -14,7 +14,7 @@ straight from a selector (the scorecard, the review score) call the `access_*` r
 checks here before they read.
 
 The rules are the visibility selectors' (`stages_visible_to` and the `can_*` predicates
-in `interviews.selectors`): the querysets there decide what lists show, the checks here
+in `interviews.selectors.access`): the querysets there decide what lists show, the checks here
 decide one object already loaded. `stage_is_visible_to` is the row form of
 `stages_visible_to`; a test pins that the two agree.
 
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Literal
 from interviews.models import Stage
 from interviews.models.bank import StageKind
 from interviews.roles import CANDIDATE, role_of
-from interviews.selectors import (
+from interviews.selectors.access import (
     can_act_as_coach,
     can_drive_stage,
     can_see_private,

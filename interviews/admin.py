@@ -69,7 +69,7 @@ class QuestionAdmin(admin.ModelAdmin):
 
     @admin.action(description="Verify reference solutions in the sandbox (on the worker)")
     def verify_references(self, request, queryset):
-        from interviews.services.bank import question_verify_reference
+        from interviews.services.bank_import import question_verify_reference
 
         queued = [
             question_verify_reference(question=question, actor=request.user)
@@ -84,7 +84,7 @@ class QuestionAdmin(admin.ModelAdmin):
 
     @admin.action(description="Publish (coding questions must be verified)")
     def publish(self, request, queryset):
-        from interviews.services.bank import question_publish
+        from interviews.services.questions import question_publish
 
         for question in queryset:
             try:

@@ -7,9 +7,9 @@ from django.shortcuts import render
 from django.urls import path
 from django.views.decorators.http import require_GET
 
-from interviews import selectors
+from interviews.selectors.loops import loop_for
+from interviews.selectors.reports import loop_report
 from interviews.services.errors import NotFound
-from interviews.services.reports import loop_report
 
 
 @require_GET
@@ -19,7 +19,7 @@ def loop_report_page(request: HttpRequest, loop_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path(), login_url="/login")
     try:
-        loop = selectors.loop_for(request.user, loop_id)
+        loop = loop_for(request.user, loop_id)
     except NotFound:
         return render(request, "interviews/report_not_found.html", status=404)
     report = loop_report(loop=loop, viewer=request.user)

@@ -22,14 +22,6 @@ def role_of(user: AbstractBaseUser | AnonymousUser) -> str | None:
     return cached
 
 
-def is_admin(user) -> bool:
-    return role_of(user) == ADMIN
-
-
-def is_coach(user) -> bool:
-    return role_of(user) == COACH
-
-
 def with_coach_flag(rows, user_field: str = "pk"):
     """`rows` annotated with `user_is_coach`, for `remember_role`: authentication loads the
     user this way, so the role check every request makes costs no query of its own."""

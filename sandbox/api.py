@@ -91,7 +91,10 @@ class Job:
                 raise ValueError(f"io: function is not supported for {self.language}")
             if not self.entrypoint or not _IDENTIFIER.fullmatch(self.entrypoint):
                 raise ValueError(f"bad entrypoint {self.entrypoint!r}")
-        judge.parse_checker(self.checker)
+        try:
+            judge.parse_checker(self.checker)
+        except judge.CheckerError as exc:
+            raise ValueError(f"checker {self.checker!r}: {exc}") from None
         if self.limits.time_limit_ms <= 0 or self.limits.memory_limit_mb <= 0:
             raise ValueError("limits must be positive")
 

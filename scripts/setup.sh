@@ -152,41 +152,32 @@ step_django() {
   timed "migrate" "$PY" manage.py migrate --noinput -v 0
 
   # Runner images before the bank: importing verifies reference solutions in the sandbox.
-  if [[ -f sandbox/images/build.py ]]; then
-    if docker_ok; then
-      timed "sandbox runner images" "$PY" -m sandbox.images.build ensure
-    else
-      warn "no Docker engine: sandbox runner images not built"
-    fi
+  if docker_ok; then
+    timed "sandbox runner images" "$PY" -m sandbox.images.build ensure
+  else
+    warn "no Docker engine: sandbox runner images not built"
   fi
 
-  if [[ ! -f interviews/management/commands/import_bank.py ]]; then
-    warn "import_bank is not available yet: shipped bank not loaded"
-  elif [[ -z "$(find interviews/bank -name '*.y*ml' -print -quit 2>/dev/null)" ]]; then
-    warn "interviews/bank/ has no YAML files yet: nothing to import"
+  local bank_key verify=()
+  # Verification runs every reference solution in the sandbox: it needs a Docker engine.
+  # Without one, import unverified (publishing refuses unverified questions until
+  # `import_bank` is re-run with verification).
+  if [[ "${MOCKLOOP_BANK_VERIFY:-1}" == 0 ]]; then
+    verify=(--no-verify)
+  elif ! docker_ok; then
+    warn "no Docker engine: importing the bank unverified"
+    verify=(--no-verify)
   else
-    local bank_key verify=()
-    # Verification runs every reference solution in the sandbox: it needs a Docker engine.
-    # Without one, import unverified (publishing refuses unverified questions until
-    # `import_bank` is re-run with verification).
-    if [[ "${MOCKLOOP_BANK_VERIFY:-1}" == 0 ]]; then
-      verify=(--no-verify)
-    elif ! docker_ok; then
-      warn "no Docker engine: importing the bank unverified"
-      verify=(--no-verify)
-    else
-      # No judge worker runs yet during set-up: verify in this process's own sandbox.
-      verify=(--verify-here)
-    fi
-    bank_key="$(digest_tree interviews/bank)"
-    [[ "${verify[0]}" == --no-verify ]] && bank_key+="-unverified"
-    if stamp_matches "bank-$db_key" "$bank_key"; then
-      ok "shipped bank already imported"
-    else
-      timed "import_bank interviews/bank ${verify[*]}" \
-        "$PY" manage.py import_bank interviews/bank "${verify[@]}"
-      stamp_write "bank-$db_key" "$bank_key"
-    fi
+    # No judge worker runs yet during set-up: verify in this process's own sandbox.
+    verify=(--verify-here)
+  fi
+  bank_key="$(digest_tree bank)"
+  [[ "${verify[0]}" == --no-verify ]] && bank_key+="-unverified"
+  if stamp_matches "bank-$db_key" "$bank_key"; then
+    ok "shipped bank already imported"
+  else
+    timed "import_bank bank ${verify[*]}" "$PY" manage.py import_bank bank "${verify[@]}"
+    stamp_write "bank-$db_key" "$bank_key"
   fi
 
   "$PY" manage.py seed_demo

@@ -23,15 +23,11 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from interviews.bankfile.format import bank_dump
 from interviews.models import LoopTemplate, Rubric
 from interviews.roles import ADMIN, role_of
-from interviews.services.bank import (
-    BankImportResult,
-    bank_dump,
-    bank_export,
-    bank_import,
-    bank_import_text,
-)
+from interviews.selectors.bank import bank_export
+from interviews.services.bank_import import BankImportResult, bank_import, bank_import_text
 
 from .base import (
     PracticeApi,

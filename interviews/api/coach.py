@@ -8,8 +8,9 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from interviews import access, selectors
+from interviews import access
 from interviews.models import FollowUp, Scorecard
+from interviews.selectors.stages import coach_queue, scorecard_of, stage_claim_target_for, stage_for
 from interviews.services.follow_ups import stage_push_follow_up
 from interviews.services.notes import coach_note_create
 from interviews.services.scorecards import scorecard_save
@@ -39,7 +40,7 @@ class CoachQueueApi(PracticeApi):
     )
     def get(self, request: Request) -> Response:
         access.access_coach_queue(request.user)
-        entries = selectors.coach_queue()
+        entries = coach_queue()
         return Response(
             QueueEntrySerializer(entries, many=True, context={"now": timezone.now()}).data
         )
@@ -52,7 +53,7 @@ class StageClaimApi(PracticeApi):
         description="Assign the stage to the calling coach; 409 if another coach has it.",
     )
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_claim_target_for(request.user, stage_id)
+        stage = stage_claim_target_for(request.user, stage_id)
         stage = stage_claim(stage=stage, coach=request.user)
         return Response(StageSummarySerializer(stage).data)
 
@@ -78,7 +79,7 @@ class StageFollowUpApi(PracticeApi):
         "part; once per stage, 409 after) or free text.",
     )
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         serializer = FollowUpInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         follow_up = None
@@ -104,14 +105,14 @@ class NoteInputSerializer(StrictSerializer):
 class StageNotesApi(PracticeApi):
     @extend_schema(responses={200: CoachNoteOutSerializer(many=True)})
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         access.access_stage_as_coach(request.user, stage, doing="reads coach notes")
         notes = stage.coach_notes.select_related("author").order_by("created_at", "id")
         return Response(CoachNoteOutSerializer(notes, many=True).data)
 
     @extend_schema(request=NoteInputSerializer, responses={201: CoachNoteOutSerializer})
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         serializer = NoteInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         note = coach_note_create(stage=stage, author=request.user, **serializer.validated_data)
@@ -138,14 +139,14 @@ class StageScorecardApi(PracticeApi):
         "`private_notes`; the coach and admins see it all.",
     )
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         view = access.access_scorecard(request.user, stage)
         serializer = ScorecardCoachSerializer if view == "coach" else ScorecardCandidateSerializer
-        return Response(serializer(selectors.scorecard_of(stage)).data)
+        return Response(serializer(scorecard_of(stage)).data)
 
     @extend_schema(request=ScorecardInputSerializer, responses={200: ScorecardCoachSerializer})
     def put(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         serializer = ScorecardInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         scorecard = scorecard_save(stage=stage, coach=request.user, **serializer.validated_data)

@@ -7,7 +7,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from interviews import selectors
+from interviews.selectors.stages import stage_for
 from interviews.services import documents, live
 
 from .base import (
@@ -38,7 +38,7 @@ class StageTimerApi(PracticeApi):
     @extend_schema(request=TimerInputSerializer, responses={200: TIMER_OUT})
     def post(self, request: Request, stage_id: int) -> Response:
         """Pause, resume or extend the clock (assigned coach or admin)."""
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         data = self.TimerInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         stage = live.stage_timer_control(stage=stage, actor=request.user, **data.validated_data)
@@ -60,7 +60,7 @@ class StageDocumentsApi(PracticeApi):
     def get(self, request: Request, stage_id: int) -> Response:
         """Merged state of every shared document (base64 Yjs updates) and the sequence
         number they include; subscribe, then resync after `last_seq`."""
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         last_seq = stage.last_seq
         docs = [d.as_dict() for d in documents.documents_of(stage)]
         return Response({"last_seq": last_seq, "documents": docs})
@@ -76,7 +76,7 @@ class StageChatApi(PracticeApi):
     @extend_schema(request=ChatInputSerializer, responses={201: None})
     def post(self, request: Request, stage_id: int) -> Response:
         """Post a chat message (candidate, assigned coach, admin)."""
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         data = self.ChatInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         event = live.chat_post(stage=stage, author=request.user, text=data.validated_data["text"])

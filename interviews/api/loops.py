@@ -6,7 +6,8 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from interviews import selectors
+from interviews.selectors.access import loops_visible_to
+from interviews.selectors.loops import loop_for, loop_templates_published
 from interviews.services.loops import loop_start
 
 from .base import PracticeApi, StrictBooleanField, StrictSerializer
@@ -16,14 +17,14 @@ from .practice_serializers import LoopOutSerializer, LoopTemplateOutSerializer
 class LoopTemplateListApi(PracticeApi):
     @extend_schema(responses={200: LoopTemplateOutSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        templates = selectors.loop_templates_published()
+        templates = loop_templates_published()
         return Response(LoopTemplateOutSerializer(templates, many=True).data)
 
 
 class LoopStartInputSerializer(StrictSerializer):
     template = serializers.SlugRelatedField(
         slug_field="slug",
-        queryset=selectors.loop_templates_published(),
+        queryset=loop_templates_published(),
         error_messages={"does_not_exist": 'No published loop template "{value}".'},
     )
     coached = StrictBooleanField(required=False, default=False)
@@ -32,7 +33,7 @@ class LoopStartInputSerializer(StrictSerializer):
 class LoopListApi(PracticeApi):
     @extend_schema(responses={200: LoopOutSerializer(many=True)}, operation_id="loops_list")
     def get(self, request: Request) -> Response:
-        loops = selectors.loops_visible_to(request.user)
+        loops = loops_visible_to(request.user)
         return Response(LoopOutSerializer(loops, many=True).data)
 
     @extend_schema(
@@ -45,14 +46,14 @@ class LoopListApi(PracticeApi):
         serializer = LoopStartInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         loop = loop_start(candidate=request.user, **serializer.validated_data)
-        loop = selectors.loop_for(request.user, loop.pk)
+        loop = loop_for(request.user, loop.pk)
         return Response(LoopOutSerializer(loop).data, status=status.HTTP_201_CREATED)
 
 
 class LoopDetailApi(PracticeApi):
     @extend_schema(responses={200: LoopOutSerializer})
     def get(self, request: Request, loop_id: int) -> Response:
-        loop = selectors.loop_for(request.user, loop_id)
+        loop = loop_for(request.user, loop_id)
         return Response(LoopOutSerializer(loop).data)
 
 

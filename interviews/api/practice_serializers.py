@@ -33,7 +33,7 @@ from interviews.models import (
     TestCase,
     TestResult,
 )
-from interviews.selectors import time_remaining_ms
+from interviews.selectors.stages import time_remaining_ms
 
 
 class UsernameField(serializers.CharField):

@@ -12,7 +12,7 @@ Two views of a question:
   `question_summary_annotate`, so a bank listing stays small however many tests the
   questions hold (the shipped bank's full dicts are several MiB).
 
-Writes take the bank-file question dict, validated by `interviews.services.bank`;
+Writes take the bank-file question dict, validated by `interviews.bankfile.validation`;
 `QuestionWriteSerializer` only documents that body in the OpenAPI schema.
 """
 
@@ -23,7 +23,7 @@ from rest_framework import serializers
 
 from interviews.models import Question
 from interviews.models.bank import QuestionKind, QuestionStatus
-from interviews.services.bank import question_to_dict
+from interviews.selectors.bank import question_to_dict
 
 VERIFICATION_STATES = ["running", "passed", "failed", "unavailable"]
 

@@ -16,16 +16,18 @@ from rest_framework.response import Response
 from interviews.models import Question
 from interviews.models.bank import QuestionStatus
 from interviews.roles import ADMIN, role_of
-from interviews.services.bank import (
-    question_archive,
-    question_create,
+from interviews.selectors.bank import (
     question_list_latest,
     question_prefetch,
     question_public_prefetch,
-    question_publish,
     question_summary_annotate,
+)
+from interviews.services.bank_import import question_verify_reference
+from interviews.services.questions import (
+    question_archive,
+    question_create,
+    question_publish,
     question_update,
-    question_verify_reference,
 )
 
 from .base import PracticeApi, StrictSerializer

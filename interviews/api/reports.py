@@ -7,14 +7,16 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from interviews import access, selectors
-from interviews.services.deep_dive import deep_dive_feedback
-from interviews.services.reports import (
+from interviews import access
+from interviews.feedback.deep_dive import deep_dive_feedback
+from interviews.selectors.loops import loop_for
+from interviews.selectors.reports import (
     calibration_subject,
     candidate_progress,
     coach_calibration,
     loop_report,
 )
+from interviews.selectors.stages import stage_for
 from interviews.services.reviews import (
     review_match_override_clear,
     review_match_override_set,
@@ -40,7 +42,7 @@ class StageReviewMatchesApi(PracticeApi):
         "Replaces the automatic match in the review score; returns the new score.",
     )
     def put(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         serializer = ReviewMatchInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         review_match_override_set(
@@ -59,7 +61,7 @@ class StageReviewMatchDeleteApi(PracticeApi):
         description="Drop the coach's ruling on a comment: the automatic match applies again.",
     )
     def delete(self, request: Request, stage_id: int, comment_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         review_match_override_clear(stage=stage, coach=request.user, comment_id=comment_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -73,7 +75,7 @@ class StageDeepDiveFeedbackApi(PracticeApi):
         "admins at any time. 404 for other stage kinds.",
     )
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         access.access_deep_dive_feedback(request.user, stage)
         return Response(DeepDiveFeedbackSerializer(deep_dive_feedback(stage=stage)).data)
 
@@ -89,7 +91,7 @@ class LoopReportApi(PracticeApi):
         "coach sees only the stages assigned to them (and the overall of those).",
     )
     def get(self, request: Request, loop_id: int) -> Response:
-        loop = selectors.loop_for(request.user, loop_id)
+        loop = loop_for(request.user, loop_id)
         return Response(LoopReportSerializer(loop_report(loop=loop, viewer=request.user)).data)
 
 

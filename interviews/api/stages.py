@@ -12,10 +12,17 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from interviews import access, selectors
+from interviews import access
 from interviews.models import Question, Stage
 from interviews.models.bank import FlawCategory
 from interviews.realtime.events import event_message
+from interviews.selectors.stages import (
+    review_comments_of,
+    stage_detail_for,
+    stage_events_for,
+    stage_for,
+    stage_question_get,
+)
 from interviews.services.answers import answer_save
 from interviews.services.reviews import review_comment_create, review_score
 from interviews.services.stages import stage_finish, stage_start
@@ -45,7 +52,7 @@ STAGE_DETAIL_SCHEMA = PolymorphicProxySerializer(
 
 
 def stage_detail_response(request: Request, stage_id: int, status_code: int = 200) -> Response:
-    stage = selectors.stage_detail_for(request.user, stage_id)
+    stage = stage_detail_for(request.user, stage_id)
     serializer_class = StageCoachSerializer if stage.viewer_is_coach else StageCandidateSerializer
     data = serializer_class(stage, context={"now": timezone.now()}).data
     return Response(data, status=status_code)
@@ -68,7 +75,7 @@ class StageDetailApi(PracticeApi):
 class StageStartApi(PracticeApi):
     @extend_schema(request=None, responses={200: StageSummarySerializer})
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         stage = stage_start(stage=stage, actor=request.user)
         return Response(StageSummarySerializer(stage).data)
 
@@ -76,7 +83,7 @@ class StageStartApi(PracticeApi):
 class StageFinishApi(PracticeApi):
     @extend_schema(request=None, responses={200: StageSummarySerializer})
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         stage = stage_finish(stage=stage, actor=request.user)
         return Response(StageSummarySerializer(stage).data)
 
@@ -84,7 +91,7 @@ class StageFinishApi(PracticeApi):
 def _stage_question(stage: Stage, question_id: int | None) -> Question | None:
     if question_id is None:
         return None
-    question = selectors.stage_question_get(stage, question_id)
+    question = stage_question_get(stage, question_id)
     if question is None:
         raise serializers.ValidationError({"question": ["Not a question of this stage."]})
     return question
@@ -107,7 +114,7 @@ class StageAnswerApi(PracticeApi):
         "only the fields given change. Candidate only, while the stage is live.",
     )
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         serializer = AnswerInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -132,8 +139,8 @@ class ReviewCommentInputSerializer(StrictSerializer):
 class StageReviewCommentsApi(PracticeApi):
     @extend_schema(responses={200: ReviewCommentOutSerializer(many=True)})
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
-        comments = selectors.review_comments_of(stage)
+        stage = stage_for(request.user, stage_id)
+        comments = review_comments_of(stage)
         return Response(ReviewCommentOutSerializer(comments, many=True).data)
 
     @extend_schema(
@@ -142,7 +149,7 @@ class StageReviewCommentsApi(PracticeApi):
         description="`lines` is [first, last], 1-based, inclusive, within the document.",
     )
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         serializer = ReviewCommentInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -166,7 +173,7 @@ class StageReviewScoreApi(PracticeApi):
         "flaws. The candidate sees it once the stage is finished (409 before).",
     )
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         access.access_review_score(request.user, stage)
         return Response(ReviewScoreSerializer(review_score(stage=stage)).data)
 
@@ -203,11 +210,11 @@ class StageEventsApi(PracticeApi):
         "see private events (coach notes, scorecards). Page with `after` = the last seq.",
     )
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         query = EventsQuerySerializer(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         data = query.validated_data
-        events = selectors.stage_events_for(request.user, stage, after=data["after"])
+        events = stage_events_for(request.user, stage, after=data["after"])
         if data.get("types"):
             events = events.filter(type__in=_types(data["types"]))
         if data.get("exclude"):

@@ -7,9 +7,10 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from interviews import selectors
 from interviews.models import Submission
 from interviews.models.bank import Language
+from interviews.selectors.stages import stage_for
+from interviews.selectors.submissions import stage_submissions, submission_for
 from interviews.services.submissions import submission_create
 
 from .base import (
@@ -54,7 +55,7 @@ class SubmissionCreateApi(PracticeApi):
         serializer = SubmissionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        stage = selectors.stage_for(request.user, data["stage"])
+        stage = stage_for(request.user, data["stage"])
         submission = submission_create(
             stage=stage,
             author=request.user,
@@ -85,17 +86,17 @@ class StageSubmissionsApi(PracticeApi):
         "the stage's coach and admins; a room loads its verdict table from it.",
     )
     def get(self, request: Request, stage_id: int) -> Response:
-        stage = selectors.stage_for(request.user, stage_id)
+        stage = stage_for(request.user, stage_id)
         query = StageSubmissionsQuerySerializer(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
-        submissions = selectors.stage_submissions(stage)[: query.validated_data["limit"]]
+        submissions = stage_submissions(stage)[: query.validated_data["limit"]]
         return Response(SubmissionOutSerializer(submissions, many=True).data)
 
 
 class SubmissionDetailApi(PracticeApi):
     @extend_schema(responses={200: SubmissionOutSerializer})
     def get(self, request: Request, submission_id: int) -> Response:
-        submission = selectors.submission_for(request.user, submission_id)
+        submission = submission_for(request.user, submission_id)
         return Response(SubmissionOutSerializer(submission).data)
 
 

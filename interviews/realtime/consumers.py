@@ -26,10 +26,11 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import connections
 from django.db.models import Max
 
-from interviews import selectors
 from interviews.auth import user_with_role
 from interviews.models import Stage, StageEvent
 from interviews.roles import role_of
+from interviews.selectors.access import can_see_private, is_stage_owner
+from interviews.selectors.stages import stage_events_for, stage_for
 from interviews.services import documents, live
 from interviews.services.errors import DomainError
 from mockloop.observability import WEBSOCKET_MESSAGES, WEBSOCKETS
@@ -305,12 +306,12 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
                 return None
             self.user = fresh
         try:
-            stage = selectors.stage_for(self.user, self.stage_id)
+            stage = stage_for(self.user, self.stage_id)
         except DomainError:
             return None
         return (
-            selectors.can_see_private(self.user, stage),
-            selectors.is_stage_owner(self.user, stage),
+            can_see_private(self.user, stage),
+            is_stage_owner(self.user, stage),
             role_of(self.user),
         )
 
@@ -341,7 +342,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         if upto <= after:
             return [], upto
         stage = Stage.objects.select_related("loop").get(pk=self.stage_id)
-        events = selectors.stage_events_for(self.user, stage, after=after).filter(seq__lte=upto)
+        events = stage_events_for(self.user, stage, after=after).filter(seq__lte=upto)
         batch = [event_message(event) for event in events[:RESYNC_BATCH]]
         if len(batch) == RESYNC_BATCH:
             upto = batch[-1]["seq"]

@@ -19,7 +19,7 @@ from interviews.access import access_stage, access_stage_as_candidate, access_st
 from interviews.judging.signals import part_passed
 from interviews.models import FollowUp, Stage, StageEvent, StageFollowUp, StageQuestion, Submission
 from interviews.realtime.events import emit
-from interviews.selectors import time_remaining_ms
+from interviews.selectors.stages import time_remaining_ms
 
 from .errors import InvalidInput, StateConflict
 from .stages import stage_status_payload

@@ -8,7 +8,7 @@ from django.db import transaction
 from interviews.access import access_stage_as_coach
 from interviews.models import Scorecard, Stage
 from interviews.realtime.events import emit
-from interviews.selectors import stage_rubric
+from interviews.selectors.stages import stage_rubric
 
 from .errors import InvalidInput
 

@@ -13,7 +13,7 @@ from interviews.judging.tasks import queue_judging
 from interviews.models import Part, Question, Stage, Submission
 from interviews.models.bank import QuestionKind
 from interviews.realtime.events import emit
-from interviews.selectors import part_is_open, stage_question_get
+from interviews.selectors.stages import part_is_open, stage_question_get
 
 from .errors import InvalidInput, StateConflict, TooLarge
 

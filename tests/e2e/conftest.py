@@ -21,7 +21,7 @@ from tests.integration.conftest import (  # noqa: F401  (fixtures)
 
 PASSWORD = "pw-Correct-Horse-9"  # tests.factories.UserFactory's
 # The bank the e2e tests load (a directory or file); the shipped one by default.
-BANK = os.environ.get("MOCKLOOP_E2E_BANK", "interviews/bank")
+BANK = os.environ.get("MOCKLOOP_E2E_BANK", "bank")
 
 
 @pytest.fixture(scope="session", autouse=True)

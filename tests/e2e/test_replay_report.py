@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from interviews.models import Loop, LoopTemplate, PlantedFlaw, Stage
-from interviews.selectors import stage_rubric
+from interviews.selectors.stages import stage_rubric
 from interviews.services.loops import loop_start
 from interviews.services.notes import coach_note_create
 from interviews.services.reviews import review_comment_create

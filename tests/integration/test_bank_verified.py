@@ -7,10 +7,12 @@ import time
 
 import pytest
 
+from interviews.bankfile.validation import bank_load
 from interviews.judging.worker import WorkerRunner
 from interviews.models import Question
-from interviews.services import bank
-from interviews.services.bank import SHIPPED_BANK_DIR, bank_import, bank_load
+from interviews.services import bank_import as bank
+from interviews.services.bank_import import bank_import
+from tests.paths import SHIPPED_BANK_DIR
 
 pytestmark = pytest.mark.integration
 

@@ -28,7 +28,7 @@ SLOW_PYTHON = "import time, sys\ntime.sleep(1.5)\n" + "sys.stdout.write(sys.stdi
 
 
 def _challenge(candidate) -> tuple[Stage, Question]:
-    call_command("import_bank", "interviews/bank", "--no-verify", verbosity=0)
+    call_command("import_bank", "bank", "--no-verify", verbosity=0)
     template = LoopTemplate.objects.get(slug="ai-lab-infra-sde")
     loop: Loop = loop_start(candidate=candidate, template=template, coached=False)
     stage = loop.stages.get(kind="challenge")

@@ -16,7 +16,7 @@ from rest_framework.authtoken.models import Token
 from interviews import models as m
 from interviews.judging.verification import VerificationUnavailable, question_verify
 from interviews.judging.worker import WorkerRunner, verification_request
-from interviews.services.bank import bank_import
+from interviews.services.bank_import import bank_import
 from tests.conftest import running_web_server
 from tests.factories import AdminFactory
 from tests.interviews import bank_data as data

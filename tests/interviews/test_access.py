@@ -12,8 +12,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from pycrdt import Doc, Map, Text
 
-from interviews import access, selectors
+from interviews import access
 from interviews.models import ReviewComment, Stage, StageEvent
+from interviews.selectors.access import stages_visible_to
 from interviews.services import documents, live
 from interviews.services.answers import answer_save
 from interviews.services.errors import DomainError, NotAllowed, NotFound, StateConflict
@@ -237,6 +238,6 @@ def test_leaving_the_room_needs_no_access(world: World):
 def test_the_row_check_agrees_with_the_visibility_selector(role: str, world: World):
     actor = _actor(world, role)
     stages = Stage.objects.select_related("loop")
-    visible = set(selectors.stages_visible_to(actor).values_list("pk", flat=True))
+    visible = set(stages_visible_to(actor).values_list("pk", flat=True))
     assert {s.pk for s in stages if access.stage_is_visible_to(actor, s)} == visible
     assert len(visible) < stages.count() or role == "admin"

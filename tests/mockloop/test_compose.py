@@ -1,5 +1,6 @@
 """The production compose file is valid and has what operations rely on."""
 
+import re
 import shutil
 import subprocess
 
@@ -33,3 +34,17 @@ def test_compose_config_is_valid_and_complete(tmp_path):
     assert "pgdata" in config["volumes"]
     depends = services["web"]["depends_on"]
     assert depends["postgres"]["condition"] == "service_healthy"
+
+
+def test_the_image_carries_the_bank_that_migrate_imports_and_not_its_generator():
+    """compose's `migrate` imports the shipped bank from the image's working directory, so
+    the Dockerfile copies that directory; the bank generator (tools/) stays out."""
+    compose = yaml.safe_load((BASE_DIR / "docker-compose.yml").read_text())
+    command = " ".join(compose["services"]["migrate"]["command"])
+    bank = re.search(r"import_bank (\S+)", command).group(1)
+    assert list((BASE_DIR / bank).glob("*.yaml"))
+    dockerfile = (BASE_DIR / "Dockerfile").read_text()
+    copies = re.findall(r"^COPY (?!--)(\S+) (\S+)$", dockerfile, re.M)
+    assert (f"{bank}/", f"{bank}/") in copies
+    assert not [source for source, _ in copies if source.startswith("tools")]
+    assert "tools" in (BASE_DIR / ".dockerignore").read_text().split()

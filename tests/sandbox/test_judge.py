@@ -85,13 +85,52 @@ def test_unordered_lines(output, expected, ok):
     assert judge.check_stdio("unordered-lines", output, expected).ok is ok
 
 
-@pytest.mark.parametrize("name", ["exactly", "float:", "float:abc", "float:-1", "float:nan", ""])
+#: The checker grammar's edge cases; bank validation must agree with the judge on each
+#: (tests/interviews/bankfile/test_validation.py imports this list).
+CHECKER_SPECS_ACCEPTED = ["exact", "tokens", "unordered-lines", "float:1e-6", "float:0", "float:.5"]
+CHECKER_SPECS_REFUSED = [
+    "exactly",
+    "float:",
+    "float:abc",
+    "float:-1",
+    "float:-0",
+    "float:+1e-6",
+    "float:nan",
+    "float:inf",
+    "float: 1e-6",
+    "float:1_0",
+    " exact",
+    "Exact",
+    "",
+]
+
+
+@pytest.mark.parametrize("name", CHECKER_SPECS_REFUSED)
 def test_bad_checker_names(name):
-    if name == "":
-        assert judge.parse_checker(name) == ("exact", 0.0)
-        return
     with pytest.raises(judge.CheckerError):
         judge.parse_checker(name)
+
+
+@pytest.mark.parametrize(
+    ("name", "parsed"),
+    [
+        ("exact", ("exact", 0.0)),
+        ("unordered-lines", ("unordered-lines", 0.0)),
+        ("float:1e-6", ("float", 1e-6)),
+        ("float:0", ("float", 0.0)),
+        ("float:.5", ("float", 0.5)),
+    ],
+)
+def test_checker_names(name, parsed):
+    assert judge.parse_checker(name) == parsed
+
+
+def test_zero_tolerance_compares_numbers_by_value():
+    """`float:0` is a legitimate exact numeric compare: `1.0` is `1`, `1.5` is not `1.25`."""
+    assert judge.check_stdio("float:0", "1.0 2e0", "1 2").ok
+    assert not judge.check_stdio("tokens", "1.0", "1").ok
+    assert not judge.check_stdio("float:0", "1.5", "1.25").ok
+    assert judge.check_function("float:0", "[1.0]", [1]).ok
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ def test_runner_command_uses_the_snapshot_for_its_heap_size(tmp_path, monkeypatc
 def test_snapshots_cover_the_usual_memory_limits() -> None:
     """The bank's default and the API's default limit both get a snapshot, and the
     JavaScript image builds them (the wrapper is a build input, so the tag follows it)."""
-    from interviews.services.bank import DEFAULT_MEMORY_LIMIT_MB
+    from interviews.bankfile.format import DEFAULT_MEMORY_LIMIT_MB
 
     assert {DEFAULT_MEMORY_LIMIT_MB, Limits().memory_limit_mb} <= set(runner.NODE_SNAPSHOT_HEAPS_MB)
     assert "--build-node-snapshots" in build.runner_layer("javascript")

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from interviews.services.bank import bank_export_yaml
+from interviews.selectors.bank import bank_export_yaml
 
 
 class Command(BaseCommand):

@@ -4,7 +4,9 @@ engine, as the web container in production), or in this process with `--verify-h
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from interviews.services.bank import BankValidationError, VerificationUnavailable, bank_import
+from interviews.bankfile.format import BankValidationError
+from interviews.judging.verification import VerificationUnavailable
+from interviews.services.bank_import import bank_import
 
 
 class Command(BaseCommand):

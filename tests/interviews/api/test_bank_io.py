@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from interviews import models as m
 from interviews.judging.verification import VerificationUnavailable
-from interviews.services.bank import bank_export, bank_import
+from interviews.selectors.bank import bank_export
+from interviews.services.bank_import import bank_import
 from tests import factories as f
 from tests.interviews import bank_data as data
 
@@ -43,7 +44,7 @@ def sandbox(monkeypatch) -> list[str]:
         question.verified_at = timezone.now()
         return FakeResult(ok=True)
 
-    monkeypatch.setattr("interviews.services.bank.question_verify", question_verify)
+    monkeypatch.setattr("interviews.services.bank_import.question_verify", question_verify)
     return ran
 
 
@@ -171,7 +172,7 @@ def test_import_without_the_sandbox_is_503(admin, monkeypatch):
     def question_verify(question, *, runner):
         raise VerificationUnavailable("No judge worker answered.")
 
-    monkeypatch.setattr("interviews.services.bank.question_verify", question_verify)
+    monkeypatch.setattr("interviews.services.bank_import.question_verify", question_verify)
     response = admin.post(IMPORT, {"bank": data.bank()}, format="json")
     assert response.status_code == 503
     assert not m.Question.objects.exists()

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from interviews import models as m
-from interviews.services.bank import bank_import
+from interviews.services.bank_import import bank_import
 from tests import factories as f
 from tests.interviews import bank_data as data
 

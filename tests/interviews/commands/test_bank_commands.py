@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from interviews import models as m
 from interviews.judging.verification import VerificationResult, VerificationUnavailable
-from interviews.services.bank import SHIPPED_BANK_DIR
 from tests.interviews import bank_data as data
+from tests.paths import SHIPPED_BANK_DIR
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +74,7 @@ def test_import_bank_when_nothing_can_verify_says_what_to_do(monkeypatch, tmp_pa
     def question_verify(question, *, runner):
         raise VerificationUnavailable("No judge worker answered.")
 
-    monkeypatch.setattr("interviews.services.bank.question_verify", question_verify)
+    monkeypatch.setattr("interviews.services.bank_import.question_verify", question_verify)
     path = data.write_yaml(tmp_path / "bank.yaml", data.bank())
     with pytest.raises(CommandError, match="Rerun with --no-verify"):
         _run("import_bank", str(path))
@@ -90,7 +90,7 @@ def test_import_bank_verifies_on_the_worker_or_here(monkeypatch, tmp_path):
         question.verified_at = timezone.now()
         return VerificationResult(ok=True, tests=1)
 
-    monkeypatch.setattr("interviews.services.bank.question_verify", question_verify)
+    monkeypatch.setattr("interviews.services.bank_import.question_verify", question_verify)
     path = data.write_yaml(tmp_path / "bank.yaml", data.bank())
     _run("import_bank", str(path))
     m.Question.objects.all().delete()

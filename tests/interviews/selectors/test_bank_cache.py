@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from interviews import bank_cache
 from interviews import models as m
-from interviews.services.bank import bank_import
+from interviews.services.bank_import import bank_import
 from tests.interviews.world import CANDIDATE_SECRETS
 
 API = "/api/v1"

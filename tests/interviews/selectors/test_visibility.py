@@ -3,12 +3,28 @@
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from interviews import selectors
+from interviews.selectors.access import (
+    can_act_as_coach,
+    can_drive_stage,
+    can_see_private,
+    can_see_review_score,
+    can_use_coach_queue,
+    is_stage_owner,
+    stages_visible_to,
+)
+from interviews.selectors.stages import (
+    open_part_numbers,
+    stage_claim_target_for,
+    stage_detail_for,
+    stage_events_for,
+    stage_for,
+    stage_rubric,
+)
 from interviews.services.errors import NotFound
 
 
 def stage_ids(user):
-    return set(selectors.stages_visible_to(user).values_list("pk", flat=True))
+    return set(stages_visible_to(user).values_list("pk", flat=True))
 
 
 def test_stages_visible_to_each_role(world):
@@ -23,47 +39,47 @@ def test_stages_visible_to_each_role(world):
 
 
 def test_stage_for_raises_not_found_when_not_visible(world):
-    assert selectors.stage_for(world.assigned, world.coding.pk) == world.coding
+    assert stage_for(world.assigned, world.coding.pk) == world.coding
     with pytest.raises(NotFound):
-        selectors.stage_for(world.coach, world.coding.pk)
+        stage_for(world.coach, world.coding.pk)
     with pytest.raises(NotFound):
-        selectors.stage_for(world.other, world.coding.pk)
+        stage_for(world.other, world.coding.pk)
 
 
 def test_predicates(world):
-    coding = selectors.stage_for(world.admin, world.coding.pk)
-    assert selectors.is_stage_owner(world.owner, coding)
-    assert not selectors.is_stage_owner(world.assigned, coding)
-    assert selectors.can_act_as_coach(world.assigned, coding)
-    assert selectors.can_act_as_coach(world.admin, coding)
-    assert not selectors.can_act_as_coach(world.coach, coding)
-    assert not selectors.can_act_as_coach(world.owner, coding)
-    assert selectors.can_drive_stage(world.owner, coding)
-    assert selectors.can_see_private(world.assigned, coding)
-    assert not selectors.can_see_private(world.owner, coding)
-    assert not selectors.can_see_review_score(world.owner, coding)
-    assert selectors.can_use_coach_queue(world.coach)
-    assert not selectors.can_use_coach_queue(world.owner)
+    coding = stage_for(world.admin, world.coding.pk)
+    assert is_stage_owner(world.owner, coding)
+    assert not is_stage_owner(world.assigned, coding)
+    assert can_act_as_coach(world.assigned, coding)
+    assert can_act_as_coach(world.admin, coding)
+    assert not can_act_as_coach(world.coach, coding)
+    assert not can_act_as_coach(world.owner, coding)
+    assert can_drive_stage(world.owner, coding)
+    assert can_see_private(world.assigned, coding)
+    assert not can_see_private(world.owner, coding)
+    assert not can_see_review_score(world.owner, coding)
+    assert can_use_coach_queue(world.coach)
+    assert not can_use_coach_queue(world.owner)
 
 
 def test_claim_target(world):
     # A coach can reach a queue entry, and a claimed stage (to be told "taken").
-    assert selectors.stage_claim_target_for(world.coach, world.values.pk) == world.values
-    assert selectors.stage_claim_target_for(world.coach, world.coding.pk) == world.coding
+    assert stage_claim_target_for(world.coach, world.values.pk) == world.values
+    assert stage_claim_target_for(world.coach, world.coding.pk) == world.coding
     with pytest.raises(NotFound):
-        selectors.stage_claim_target_for(world.coach, world.challenge.pk)
+        stage_claim_target_for(world.coach, world.challenge.pk)
     with pytest.raises(NotFound):
-        selectors.stage_claim_target_for(world.other, world.values.pk)
+        stage_claim_target_for(world.other, world.values.pk)
 
 
 def test_candidate_never_gets_locked_parts_or_coach_data(world):
-    stage = selectors.stage_detail_for(world.owner, world.coding.pk)
+    stage = stage_detail_for(world.owner, world.coding.pk)
     assert stage.viewer_is_coach is False
     (question,) = stage.question_list
     assert [p.position for p in question.part_list] == [1, 3]
     assert not hasattr(question, "follow_up_list")
     assert not hasattr(question, "flaw_list")
-    coach_stage = selectors.stage_detail_for(world.assigned, world.coding.pk)
+    coach_stage = stage_detail_for(world.assigned, world.coding.pk)
     (question,) = coach_stage.question_list
     assert [(p.position, p.locked) for p in question.part_list] == [
         (1, False),
@@ -74,24 +90,24 @@ def test_candidate_never_gets_locked_parts_or_coach_data(world):
 
 
 def test_events_for_the_candidate_skip_private_ones(world):
-    owner = [e.type for e in selectors.stage_events_for(world.owner, world.coding)]
-    coach = [e.type for e in selectors.stage_events_for(world.assigned, world.coding)]
+    owner = [e.type for e in stage_events_for(world.owner, world.coding)]
+    coach = [e.type for e in stage_events_for(world.assigned, world.coding)]
     assert owner == ["stage.status", "stage.claimed"]
     assert coach == ["stage.status", "stage.claimed", "note"]
-    assert [e.seq for e in selectors.stage_events_for(world.assigned, world.coding, after=1)] == [
+    assert [e.seq for e in stage_events_for(world.assigned, world.coding, after=1)] == [
         2,
         3,
     ]
 
 
 def test_stage_rubric_falls_back_to_the_first_question(world):
-    assert selectors.stage_rubric(world.coding) == world.rubric  # its own
+    assert stage_rubric(world.coding) == world.rubric  # its own
     assert world.challenge.rubric is None
-    assert selectors.stage_rubric(world.challenge) == world.rubric  # scheduler's
-    assert selectors.stage_rubric(world.values) is None
+    assert stage_rubric(world.challenge) == world.rubric  # scheduler's
+    assert stage_rubric(world.values) is None
 
 
 def test_open_part_numbers():
-    assert selectors.open_part_numbers([1, 2, 3], [2, None], []) == {1, 3}
-    assert selectors.open_part_numbers([1, 2, 3], [2, 3], [3]) == {1, 3}
-    assert selectors.open_part_numbers([1, 2], [1], []) == {1, 2}  # part 1 is always open
+    assert open_part_numbers([1, 2, 3], [2, None], []) == {1, 3}
+    assert open_part_numbers([1, 2, 3], [2, 3], [3]) == {1, 3}
+    assert open_part_numbers([1, 2], [1], []) == {1, 2}  # part 1 is always open

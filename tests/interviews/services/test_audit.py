@@ -3,12 +3,8 @@
 import pytest
 
 from interviews.models import AuditEntry
-from interviews.services.bank import (
-    bank_import,
-    question_archive,
-    question_create,
-    question_update,
-)
+from interviews.services.bank_import import bank_import
+from interviews.services.questions import question_archive, question_create, question_update
 from tests.factories import AdminFactory
 from tests.interviews import bank_data
 

@@ -7,13 +7,9 @@ import pytest
 from django.utils import timezone
 
 from interviews import models as m
-from interviews.services.bank import (
-    BankVerificationError,
-    VerificationUnavailable,
-    bank_import,
-    question_prefetch,
-    question_to_dict,
-)
+from interviews.judging.verification import VerificationUnavailable
+from interviews.selectors.bank import question_prefetch, question_to_dict
+from interviews.services.bank_import import BankVerificationError, bank_import
 from tests.interviews import bank_data as data
 
 pytestmark = pytest.mark.django_db
@@ -128,7 +124,7 @@ def test_rubrics_and_loop_templates_are_updated_in_place():
 
 def test_a_failure_late_in_the_import_rolls_everything_back(monkeypatch):
     """All or nothing, even when the problem shows up after rows were written."""
-    from interviews.services import bank as bank_service
+    from interviews.services import bank_import as bank_service
 
     def explode(spec):
         raise RuntimeError("disk full")
@@ -160,7 +156,7 @@ def _install_verifier(monkeypatch, verdicts: dict[str, FakeResult]) -> list[str]
             question.verified_at = timezone.now()
         return result
 
-    monkeypatch.setattr("interviews.services.bank.question_verify", question_verify)
+    monkeypatch.setattr("interviews.services.bank_import.question_verify", question_verify)
     return calls
 
 
@@ -209,7 +205,7 @@ def _nothing_can_verify(monkeypatch) -> None:
     def question_verify(question, *, runner):
         raise VerificationUnavailable("No judge worker answered.")
 
-    monkeypatch.setattr("interviews.services.bank.question_verify", question_verify)
+    monkeypatch.setattr("interviews.services.bank_import.question_verify", question_verify)
 
 
 def test_verify_when_nothing_can_run_the_references_is_refused(monkeypatch):

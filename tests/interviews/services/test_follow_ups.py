@@ -4,7 +4,7 @@ submissions), once per stage; free text any number of times."""
 import pytest
 
 from interviews import models as m
-from interviews.selectors import part_is_open, stage_detail_for
+from interviews.selectors.stages import part_is_open, stage_detail_for
 from interviews.services.errors import InvalidInput, StateConflict
 from interviews.services.follow_ups import stage_push_follow_up
 from tests import factories as f

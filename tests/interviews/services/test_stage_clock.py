@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from interviews import models as m
-from interviews.selectors import coach_queue, time_remaining_ms
+from interviews.selectors.stages import coach_queue, time_remaining_ms
 from interviews.services.errors import NotAllowed, StateConflict
 from interviews.services.stages import stage_claim, stage_finish, stage_start
 from tests import factories as f

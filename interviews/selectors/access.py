@@ -1,0 +1,93 @@
+"""Who may see what (the `*_visible_to` querysets, → 404) and do what (the `can_*`
+predicates, → 403): the one place the practice side's visibility rules live."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from interviews.models import Loop, Stage, Submission
+from interviews.roles import ADMIN, COACH, role_of
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    AnyUser = AbstractBaseUser | AnonymousUser
+
+
+# --- roles and predicates -------------------------------------------------------------
+
+
+def is_admin(user: AnyUser) -> bool:
+    return role_of(user) == ADMIN
+
+
+def is_coach_or_admin(user: AnyUser) -> bool:
+    return role_of(user) in (COACH, ADMIN)
+
+
+def is_stage_owner(user: AnyUser, stage: Stage) -> bool:
+    return bool(user.is_authenticated) and stage.loop.candidate_id == user.pk
+
+
+def can_act_as_coach(user: AnyUser, stage: Stage) -> bool:
+    """The stage's assigned coach, or an admin: may push follow-ups, note, score, see
+    private events and coach-only data."""
+    role = role_of(user)
+    if role == ADMIN:
+        return True
+    return role == COACH and stage.coach_id == user.pk
+
+
+def can_drive_stage(user: AnyUser, stage: Stage) -> bool:
+    """May start and finish the stage's clock."""
+    return is_stage_owner(user, stage) or can_act_as_coach(user, stage)
+
+
+def can_see_private(user: AnyUser, stage: Stage) -> bool:
+    """Private events, coach notes and scorecard private notes."""
+    return can_act_as_coach(user, stage)
+
+
+def can_see_review_score(user: AnyUser, stage: Stage) -> bool:
+    """The owner only once the stage is done (the score reveals the planted flaws)."""
+    return can_act_as_coach(user, stage) or stage.status == Stage.Status.DONE
+
+
+def can_use_coach_queue(user: AnyUser) -> bool:
+    return is_coach_or_admin(user)
+
+
+# --- visible rows ---------------------------------------------------------------------
+
+
+def stages_visible_to(user: AnyUser) -> QuerySet[Stage]:
+    if not user.is_authenticated:
+        return Stage.objects.none()
+    if is_admin(user):
+        return Stage.objects.all()
+    return Stage.objects.filter(Q(loop__candidate=user) | Q(coach=user))
+
+
+def loops_visible_to(user: AnyUser) -> QuerySet[Loop]:
+    """Loops with the stages the user may see prefetched (a coach sees only the stages
+    assigned to them, even inside a loop they can open)."""
+    if not user.is_authenticated:
+        return Loop.objects.none()
+    if is_admin(user):
+        loops = Loop.objects.all()
+    else:
+        visible_loop_ids = stages_visible_to(user).values("loop_id")
+        loops = Loop.objects.filter(Q(candidate=user) | Q(pk__in=visible_loop_ids))
+    return loops.select_related("template", "candidate").prefetch_related(
+        Prefetch(
+            "stages",
+            queryset=stages_visible_to(user).select_related("coach").order_by("position"),
+            to_attr="visible_stages",
+        )
+    )
+
+
+def submissions_visible_to(user: AnyUser) -> QuerySet[Submission]:
+    return Submission.objects.filter(stage__in=stages_visible_to(user))

@@ -1,0 +1,1 @@
+"""One module per generated coding question; each defines `spec() -> QuestionSpec`."""

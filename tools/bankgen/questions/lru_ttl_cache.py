@@ -1,0 +1,316 @@
+"""lru-ttl-cache: an LRU cache with per-entry TTLs (a prefix / KV-block cache in miniature),
+driven by a timed operation log."""
+
+import random
+
+from ..common import Case, PartSpec, QuestionSpec
+
+PROMPT = """\
+An inference gateway caches responses (or prefix KV blocks) in a fixed number of slots.
+Entries are evicted **least recently used** first, and each entry may also carry a
+**time to live**. Implement the cache and replay an operation log against it.
+
+Implement `run(capacity, ops)`. `capacity ≥ 0` is the number of entries the cache holds.
+`ops` is a list of operations in non-decreasing time order; each is a list:
+
+| operation | effect | result |
+|---|---|---|
+| `["put", t, key, value, ttl]` | store `key → value`; it expires at `t + ttl`, or never if `ttl = 0` | none |
+| `["get", t, key]` | look `key` up | its value, or `null` |
+| `["del", t, key]` | remove `key` | `true` if it was present, else `false` |
+| `["size", t]` | — | the number of entries |
+
+Keys are strings, values integers, `0 ≤ t ≤ 10^12`, `0 ≤ ttl ≤ 10^12`.
+
+**Rules.**
+
+1. **Expiry first.** Before an operation at time `t` is applied, every entry that
+   expires at or before `t` is removed (each counts as one *expiration*).
+2. **Recency.** A `put` (new key or update) and a `get` that finds its key make the key
+   the most recently used. `del`, `size` and a missing `get` do not change recency.
+3. `put` of a key that is present replaces its value and its expiry (no eviction).
+4. `put` of a new key when the cache already holds `capacity` entries first evicts the
+   least recently used entry (one *eviction*). With `capacity = 0`, `put` does nothing.
+5. A `get` that finds its key is a *hit*, otherwise a *miss*.
+
+Return `{"results": [...], "hits": h, "misses": m, "evictions": e, "expirations": x}`,
+where `results` holds the results of the `get`, `del` and `size` operations, in order.
+
+Up to `2·10^5` operations and `capacity ≤ 10^5`.
+
+### Example
+
+```
+run(2, [["put", 0, "a", 1, 10], ["put", 1, "b", 2, 0], ["get", 2, "a"],
+        ["put", 3, "c", 3, 0], ["get", 4, "b"], ["size", 10], ["get", 10, "a"]])
+```
+
+```
+{"results": [1, null, 1, null], "hits": 1, "misses": 2, "evictions": 1,
+ "expirations": 1}
+```
+
+`get a` at `2` makes `b` the least recently used, so `put c` at `3` evicts `b` and the
+`get b` at `4` misses. `a` expires at `10`: it is removed before the `size` at `10`
+is counted (only `c` is left), so the last `get` misses too.
+
+**Limits.** 2 s CPU per test. Scanning all entries on each operation is too slow for
+the largest tests.
+"""
+
+SAMPLES = [
+    Case(
+        [
+            2,
+            [
+                ["put", 0, "a", 1, 10],
+                ["put", 1, "b", 2, 0],
+                ["get", 2, "a"],
+                ["put", 3, "c", 3, 0],
+                ["get", 4, "b"],
+                ["size", 10],
+                ["get", 10, "a"],
+            ],
+        ],
+        expect={
+            "results": [1, None, 1, None],
+            "hits": 1,
+            "misses": 2,
+            "evictions": 1,
+            "expirations": 1,
+        },
+    ),
+    Case(
+        [0, [["put", 0, "x", 1, 0], ["get", 0, "x"], ["size", 0], ["del", 0, "x"]]],
+        expect={
+            "results": [None, 0, False],
+            "hits": 0,
+            "misses": 1,
+            "evictions": 0,
+            "expirations": 0,
+        },
+    ),
+    Case(
+        [
+            3,
+            [
+                ["put", 5, "k", 1, 5],
+                ["put", 6, "k", 2, 0],
+                ["get", 100, "k"],
+                ["del", 100, "k"],
+                ["del", 100, "k"],
+            ],
+        ],
+        expect={
+            "results": [2, True, False],
+            "hits": 1,
+            "misses": 0,
+            "evictions": 0,
+            "expirations": 0,
+        },
+    ),
+]
+
+KEYS = ["a", "b", "c", "d", "e", "kv:1", "kv:2", "prefix/abc", "A", "B"]
+
+
+def _ops(rng, n, *, keys, gap=2, ttl=(0, 10), weights=(5, 4, 1, 1), start=0):
+    t = start
+    ops = []
+    for _ in range(n):
+        t += rng.randint(0, gap)
+        kind = rng.choices(["put", "get", "del", "size"], weights)[0]
+        key = rng.choice(keys)
+        if kind == "put":
+            life = 0 if rng.random() < 0.3 else rng.randint(*ttl)
+            ops.append(["put", t, key, rng.randint(-5, 99), life])
+        elif kind == "size":
+            ops.append(["size", t])
+        else:
+            ops.append([kind, t, key])
+    return ops
+
+
+def _hidden():
+    rng = random.Random(1212)
+    cases = [
+        # an entry expiring exactly at t is gone for the operation at t
+        Case(
+            [1, [["put", 0, "a", 7, 5], ["get", 4, "a"], ["get", 5, "a"]]],
+            expect={"results": [7, None], "hits": 1, "misses": 1, "evictions": 0, "expirations": 1},
+        ),
+        # expired entries free their slots before an eviction is needed
+        Case(
+            [
+                2,
+                [
+                    ["put", 0, "a", 1, 3],
+                    ["put", 0, "b", 2, 0],
+                    ["put", 3, "c", 3, 0],
+                    ["get", 3, "b"],
+                    ["size", 3],
+                ],
+            ],
+            expect={"results": [2, 2], "hits": 1, "misses": 0, "evictions": 0, "expirations": 1},
+        ),
+        # updating a key refreshes its recency and replaces its ttl
+        Case(
+            [
+                2,
+                [
+                    ["put", 0, "a", 1, 2],
+                    ["put", 0, "b", 2, 0],
+                    ["put", 1, "a", 3, 0],
+                    ["put", 1, "c", 4, 0],
+                    ["get", 9, "a"],
+                    ["get", 9, "b"],
+                ],
+            ],
+            expect={"results": [3, None], "hits": 1, "misses": 1, "evictions": 1, "expirations": 0},
+        ),
+        # del and size do not touch recency
+        Case(
+            [
+                2,
+                [
+                    ["put", 0, "a", 1, 0],
+                    ["put", 0, "b", 2, 0],
+                    ["size", 1],
+                    ["del", 1, "z"],
+                    ["put", 2, "c", 3, 0],
+                    ["get", 2, "a"],
+                    ["get", 2, "b"],
+                ],
+            ],
+            expect={
+                "results": [2, False, None, 2],
+                "hits": 1,
+                "misses": 1,
+                "evictions": 1,
+                "expirations": 0,
+            },
+        ),
+        Case(
+            [1, []],
+            expect={"results": [], "hits": 0, "misses": 0, "evictions": 0, "expirations": 0},
+        ),
+        Case([1, _ops(rng, 30, keys=KEYS[:3])]),
+        Case([2, _ops(rng, 60, keys=KEYS, ttl=(1, 4))]),
+        Case([3, _ops(rng, 100, keys=KEYS, gap=0)]),
+        Case([5, _ops(rng, 200, keys=KEYS, ttl=(1, 30), weights=(3, 5, 1, 1))]),
+        Case([10, _ops(rng, 400, keys=[f"k{i}" for i in range(30)], gap=3, ttl=(0, 50))]),
+        Case(
+            [
+                50,
+                _ops(
+                    rng,
+                    800,
+                    keys=[f"k{i}" for i in range(80)],
+                    gap=1,
+                    ttl=(5, 200),
+                    start=10**12 - 10_000,
+                ),
+            ]
+        ),
+        Case([4, _ops(rng, 1500, keys=KEYS, gap=5, ttl=(1, 8), weights=(6, 6, 2, 1))]),
+    ]
+    big = random.Random(1213)
+    ops = []
+    t = 0
+    for _ in range(15000):
+        t += 1 if big.random() < 0.05 else 0
+        key = f"{big.randrange(15000):x}"
+        x = big.random()
+        if x < 0.75:
+            ops.append(["put", t, key, big.randint(0, 9), 0 if big.random() < 0.9 else 400])
+        elif x < 0.98:
+            ops.append(["get", t, key])
+        else:
+            ops.append(["size", t])
+    cases.append(Case([13000, ops], large=True))
+    return cases
+
+
+STARTER_PY = """\
+def run(capacity: int, ops: list) -> dict:
+    results = []
+    hits = misses = evictions = expirations = 0
+    for op in ops:
+        kind, now = op[0], op[1]
+        # apply the rules
+    return {
+        "results": results,
+        "hits": hits,
+        "misses": misses,
+        "evictions": evictions,
+        "expirations": expirations,
+    }
+"""
+
+STARTER_JS = """\
+function run(capacity, ops) {
+  const results = [];
+  let hits = 0, misses = 0, evictions = 0, expirations = 0;
+  for (const op of ops) {
+    const [kind, now] = op;
+    // apply the rules (a Map iterates in insertion order: useful for LRU)
+  }
+  return { results, hits, misses, evictions, expirations };
+}
+
+module.exports = { run };
+"""
+
+FOLLOW_UPS = [
+    {
+        "prompt": "What data structures give O(log n) or better per operation here?",
+        "trigger": "after_minutes",
+        "after_minutes": 20,
+        "coach_notes": (
+            "A hash map plus a doubly linked list (OrderedDict / insertion-ordered Map) for\n"
+            "LRU, and a min-heap of (expiry, version, key) with lazy deletion for TTLs;\n"
+            "versions matter because a key can be re-put with a new ttl. Watch for the\n"
+            "ordering rule: expiry before the operation, so an expired entry never counts\n"
+            "as an eviction.\n"
+        ),
+    },
+    {
+        "prompt": (
+            "This is now the prefix cache of KV blocks on one GPU, shared by all tenants.\n"
+            "What changes?\n"
+        ),
+        "trigger": "manual",
+        "coach_notes": (
+            "Entries have different sizes (blocks), so evict by bytes, not count; blocks in\n"
+            "use by running sequences are pinned (reference counts) and cannot be evicted;\n"
+            "a prefix tree (radix tree, as in SGLang) shares common prefixes; per-tenant\n"
+            "namespaces or salting the hash prevent cross-tenant prefix reuse (timing side\n"
+            "channels, data leaks); LRU can be scan-polluted by one tenant: per-tenant\n"
+            "quotas or ARC/2Q.\n"
+        ),
+    },
+]
+
+
+def spec() -> QuestionSpec:
+    return QuestionSpec(
+        slug="lru-ttl-cache",
+        name="lru_ttl_cache",
+        title="LRU cache with TTLs",
+        difficulty="medium",
+        tags=["cache", "lru", "ttl", "heap", "practice"],
+        prompt=PROMPT,
+        parts=[
+            PartSpec(
+                "Replay the log",
+                "Arguments arrive as a JSON array `[capacity, ops]`; return the object.\n",
+                SAMPLES,
+                _hidden(),
+            )
+        ],
+        starter={"python": STARTER_PY, "javascript": STARTER_JS},
+        follow_ups=FOLLOW_UPS,
+        languages=["python", "javascript"],
+        io="function",
+        entrypoint="run",
+    )
