@@ -8,7 +8,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from interviews import selectors
-from interviews.models.bank import StageKind
 from interviews.services.deep_dive import deep_dive_feedback
 from interviews.services.errors import NotFound, StateConflict
 from interviews.services.reports import (
@@ -22,6 +21,7 @@ from interviews.services.reviews import (
     review_match_override_set,
     review_score,
 )
+from interviews.stage_kinds import stage_kind_get
 
 from .base import PracticeApi, deny
 from .practice_serializers import ReviewScoreSerializer
@@ -83,7 +83,8 @@ class StageDeepDiveFeedbackApi(PracticeApi):
     )
     def get(self, request: Request, stage_id: int) -> Response:
         stage = selectors.stage_for(request.user, stage_id)
-        if stage.kind != StageKind.DEEP_DIVE:
+        spec = stage_kind_get(stage.kind)
+        if spec is None or not spec.deep_dive_feedback:
             raise NotFound("This stage is not a project deep dive.")
         if not (
             selectors.can_act_as_coach(request.user, stage) or stage.status == stage.Status.DONE

@@ -18,7 +18,6 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from interviews.models import Dimension, Loop, Rubric, Scorecard, Stage, StageQuestion
-from interviews.models.bank import StageKind
 from interviews.selectors import (
     can_act_as_coach,
     can_see_private,
@@ -26,6 +25,7 @@ from interviews.selectors import (
     is_admin,
     is_coach_or_admin,
 )
+from interviews.stage_kinds import stage_kind_get
 
 from .deep_dive import deep_dive_feedback_for_stages
 from .errors import NotAllowed, NotFound
@@ -80,6 +80,15 @@ def _scorecards(stage_ids: Sequence[int]) -> dict[int, Scorecard]:
 
 def _username(user: Any) -> str | None:
     return user.get_username() if user is not None else None
+
+
+def _deep_dive_stage_ids(stages: Sequence[Stage]) -> list[int]:
+    """The stages whose kind's spec asks for deep-dive feedback."""
+    return [
+        stage.pk
+        for stage in stages
+        if (spec := stage_kind_get(stage.kind)) is not None and spec.deep_dive_feedback
+    ]
 
 
 # --- the loop report -----------------------------------------------------------------------
@@ -144,9 +153,7 @@ def loop_report(*, loop: Loop, viewer: AbstractBaseUser) -> dict[str, Any]:
     rubrics = stage_rubrics(stages)
     scorecards = _scorecards(stage_ids)
     reviews = review_scores_for_stages(stage_ids)
-    deep_dives = deep_dive_feedback_for_stages(
-        [stage.pk for stage in stages if stage.kind == StageKind.DEEP_DIVE]
-    )
+    deep_dives = deep_dive_feedback_for_stages(_deep_dive_stage_ids(stages))
     stage_reports = [
         _stage_report(
             stage,
@@ -189,9 +196,7 @@ def candidate_progress(*, user: AbstractBaseUser) -> dict[str, Any]:
     rubrics = stage_rubrics(stages)
     scorecards = _scorecards(stage_ids)
     reviews = review_scores_for_stages(stage_ids)
-    deep_dives = deep_dive_feedback_for_stages(
-        [stage.pk for stage in stages if stage.kind == StageKind.DEEP_DIVE]
-    )
+    deep_dives = deep_dive_feedback_for_stages(_deep_dive_stage_ids(stages))
 
     points: list[dict[str, Any]] = []
     by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
