@@ -13,7 +13,7 @@ import { formatTime, STAGE_KIND_LABEL, verdictLabel } from "../lib/format";
 import { Problem } from "../pages/Problem";
 import { CodeEditor } from "../rooms/coding/CodeEditor";
 import { NOTE_SECTIONS } from "../rooms/design/DesignRoom";
-import { REVIEW_CATEGORIES } from "../rooms/review/ReviewRoom";
+import { REVIEW_CATEGORY_LABEL } from "../rooms/review/categories";
 import { useYMapValue } from "../rooms/shared/hooks";
 import { Markdown } from "../rooms/shared/Markdown";
 import type { StageMessage } from "../ws/socket";
@@ -22,7 +22,6 @@ import { buildTimeline, countAt, formatOffset, inFeed, ReplayDocs, type Timeline
 const Whiteboard = lazy(() => import("../rooms/design/Whiteboard"));
 export const SPEEDS = [0.5, 1, 2, 4, 8];
 const PAGE = 5000;
-const CATEGORY_LABEL = Object.fromEntries(REVIEW_CATEGORIES.map((c) => [c.value, c.label]));
 
 /** Every event of the stage the viewer may see, paged. */
 export async function loadAllEvents(stageId: number): Promise<StageMessage[]> {
@@ -53,7 +52,7 @@ export function describeEvent(e: StageMessage): string {
     case "answer.saved":
       return "Answer saved";
     case "review_comment":
-      return `Comment on lines ${(e.lines as number[] | undefined)?.join("–") ?? ""} · ${CATEGORY_LABEL[String(e.category)] ?? String(e.category)}`;
+      return `Comment on lines ${(e.lines as number[] | undefined)?.join("–") ?? ""} · ${REVIEW_CATEGORY_LABEL[String(e.category)] ?? String(e.category)}`;
     case "note":
       return `Coach note: ${String(e.text ?? "")}`;
     case "integrity":
@@ -163,7 +162,7 @@ function ReviewReplay({ question, shown, comments }: { question: StageQuestion; 
                 <strong>
                   Lines {c.lines[0]}–{c.lines[1]}
                 </strong>{" "}
-                <span className="chip">{CATEGORY_LABEL[c.category] ?? c.category}</span>
+                <span className="chip">{REVIEW_CATEGORY_LABEL[c.category] ?? c.category}</span>
                 <p>{c.text}</p>
               </li>
             ))}

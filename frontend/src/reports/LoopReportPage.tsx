@@ -7,9 +7,8 @@ import { useMe } from "../auth/session";
 import { formatDate, RECOMMENDATION_LABEL, STAGE_KIND_LABEL } from "../lib/format";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
-import { REVIEW_CATEGORIES } from "../rooms/review/ReviewRoom";
+import { REVIEW_CATEGORY_LABEL } from "../rooms/review/categories";
 
-const CATEGORY_LABEL = Object.fromEntries(REVIEW_CATEGORIES.map((c) => [c.value, c.label]));
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : `${Math.round(x)}%`);
 
 function ReviewSummary({ review }: { review: ReviewScore }) {
@@ -26,7 +25,7 @@ function ReviewSummary({ review }: { review: ReviewScore }) {
           <ul className="flaws">
             {review.missed.map((f) => (
               <li key={f.id} className="flaw missed">
-                <strong>{CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
+                <strong>{REVIEW_CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
                 <p className="small">{f.explanation}</p>
               </li>
             ))}
