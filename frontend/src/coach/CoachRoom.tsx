@@ -4,11 +4,12 @@ import { Link, useParams } from "react-router";
 import { api, type CoachNote, describeError, type StageQuestionCoach } from "../api/client";
 import { useMe } from "../auth/session";
 import { formatTime } from "../lib/format";
+import { type StageKinds, stageKindsStore, useStageKinds } from "../lib/stageKinds";
 import { Problem } from "../pages/Problem";
 import { Markdown } from "../rooms/shared/Markdown";
+import { RoomShell } from "../rooms/shared/RoomShell";
 import { type Room, roomActive, useStageRoom } from "../rooms/shared/useStageRoom";
-import { ChatPanel, RoomNotices } from "../rooms/shared/widgets";
-import { RoomHeader, Workspace } from "../rooms/StageRoomPage";
+import { ChatPanel } from "../rooms/shared/widgets";
 import type { StageMessage } from "../ws/socket";
 import { ScorecardForm } from "./ScorecardForm";
 
@@ -243,45 +244,50 @@ function CoachSide({ room }: { room: Room }) {
   );
 }
 
-function CoachRoomView({ room }: { room: Room }) {
+function CoachRoomView({ room, kinds }: { room: Room; kinds: StageKinds }) {
   const answersSaved = room.events.filter((e) => e.type === "answer.saved").length;
   const reload = room.reloadStage;
   useEffect(() => {
     if (answersSaved) void reload();
   }, [answersSaved, reload]);
   const candidateHere = room.presence.some((p) => p.user === room.stage.candidate);
+  const actions = (
+    <>
+      {!room.refused && (
+        <span className={`small ${candidateHere ? "ok" : "muted"}`}>
+          {room.stage.candidate} {candidateHere ? "is here" : "is away"}
+        </span>
+      )}
+      <TimerControls room={room} />
+      {room.stage.status === "done" && !room.refused && (
+        <Link className="button secondary small" to={`/stages/${room.stage.id}/replay`}>
+          Replay
+        </Link>
+      )}
+    </>
+  );
+  const notices = room.stage.status === "pending" && !room.refused && <p className="notice">The candidate has not started this stage yet.</p>;
 
   return (
-    <main id="main" className={`room coach-room ${room.refused ? "room-inert" : ""}`} data-testid="coach-room">
-      <RoomHeader room={room}>
-        {!room.refused && (
-          <span className={`small ${candidateHere ? "ok" : "muted"}`}>
-            {room.stage.candidate} {candidateHere ? "is here" : "is away"}
-          </span>
-        )}
-        <TimerControls room={room} />
-        {room.stage.status === "done" && !room.refused && (
-          <Link className="button secondary small" to={`/stages/${room.stage.id}/replay`}>
-            Replay
-          </Link>
-        )}
-      </RoomHeader>
-      <RoomNotices room={room} />
-      {room.stage.status === "pending" && !room.refused && <p className="notice">The candidate has not started this stage yet.</p>}
-      <div className="room-body with-side">
-        <div className="room-main">
-          <Workspace room={room} editable={false} />
+    <RoomShell room={room} kinds={kinds} className="coach-room" testId="coach-room" actions={actions} notices={notices}>
+      {(_spec, view) => (
+        <div className="room-body with-side">
+          <div className="room-main">
+            <view.Workspace room={room} editable={false} />
+          </div>
+          <CoachSide room={room} />
         </div>
-        <CoachSide room={room} />
-      </div>
-    </main>
+      )}
+    </RoomShell>
   );
 }
 
 export function CoachRoomPage() {
   const { stageId } = useParams();
   const { room, problem, retry } = useStageRoom(Number(stageId), false);
-  if (room) return <CoachRoomView room={room} />;
+  const { kinds, problem: kindsProblem } = useStageKinds();
+  if (room && kinds) return <CoachRoomView room={room} kinds={kinds} />;
   if (problem) return <Problem error={problem.error} retry={{ problem, onRetry: retry }} />;
+  if (kindsProblem) return <Problem error={kindsProblem.error} retry={{ problem: kindsProblem, onRetry: stageKindsStore.retry }} />;
   return <main id="main" className="room"><p className="muted">Loading the room…</p></main>;
 }

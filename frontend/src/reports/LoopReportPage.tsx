@@ -4,7 +4,8 @@ import { Link, useParams } from "react-router";
 
 import { api, type DeepDiveFeedback, type ReportStage, type ReviewScore } from "../api/client";
 import { useMe } from "../auth/session";
-import { formatDate, RECOMMENDATION_LABEL, STAGE_KIND_LABEL } from "../lib/format";
+import { formatDate, RECOMMENDATION_LABEL } from "../lib/format";
+import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
 import { REVIEW_CATEGORY_LABEL } from "../rooms/review/categories";
@@ -73,6 +74,7 @@ function DeepDiveSummary({ feedback }: { feedback: DeepDiveFeedback }) {
 }
 
 function StageReport({ stage, coachView }: { stage: ReportStage; coachView: boolean }) {
+  const kindLabel = useStageKindLabel();
   const card = stage.scorecard;
   const score = card?.score;
   return (
@@ -83,7 +85,7 @@ function StageReport({ stage, coachView }: { stage: ReportStage; coachView: bool
             {stage.position}. {stage.title}
           </h3>
           <p className="small muted">
-            {STAGE_KIND_LABEL[stage.kind as keyof typeof STAGE_KIND_LABEL] ?? stage.kind} · {stage.status}
+            {kindLabel(stage.kind)} · {stage.status}
             {stage.finished_at ? ` · finished ${formatDate(stage.finished_at)}` : ""}
             {stage.coach ? ` · coach ${stage.coach}` : ""}
           </p>
