@@ -59,3 +59,12 @@ def test_liveness_comes_from_the_spec_and_an_unknown_kind_counts_as_live():
 
 def test_only_the_deep_dive_asks_for_deep_dive_feedback():
     assert [s.kind for s in stage_kind_list() if s.deep_dive_feedback] == ["deep_dive"]
+
+
+@pytest.mark.django_db
+def test_the_migrations_match_the_registry():
+    """A kind added to (or dropped from) the registry changes the choices: its migration
+    must come with it."""
+    from django.core.management import call_command
+
+    call_command("makemigrations", "interviews", "--check", "--dry-run", verbosity=0)
