@@ -50,7 +50,7 @@ function StageCard({
   const needed: readonly string[] | null = questionKindsFor(kinds, stage.kind);
   const choices = questions.filter((q) => (!needed || needed.includes(q.kind)) && !stage.questions.includes(q.slug) && q.status !== "archived");
   // The server's kinds, in loop order; a kind it does not list stays selectable as it is.
-  const kindChoices = (kinds?.list ?? []).map((spec) => spec.kind as string);
+  const kindChoices = (kinds?.list ?? []).map((spec) => spec.kind);
   if (!kindChoices.includes(stage.kind)) kindChoices.push(stage.kind);
   const path = `${prefix}.stages[${index}]`;
   return (

@@ -4,11 +4,10 @@ import { Link, useParams } from "react-router";
 import { api, type CoachNote, describeError, type StageQuestionCoach } from "../api/client";
 import { useMe } from "../auth/session";
 import { formatTime } from "../lib/format";
-import { type StageKinds, stageKindsStore, useStageKinds } from "../lib/stageKinds";
-import { Problem } from "../pages/Problem";
+import type { StageKinds } from "../lib/stageKinds";
 import { Markdown } from "../rooms/shared/Markdown";
-import { RoomShell } from "../rooms/shared/RoomShell";
-import { type Room, roomActive, useStageRoom } from "../rooms/shared/useStageRoom";
+import { RoomLoader, RoomShell } from "../rooms/shared/RoomShell";
+import { type Room, roomActive } from "../rooms/shared/useStageRoom";
 import { ChatPanel } from "../rooms/shared/widgets";
 import type { StageMessage } from "../ws/socket";
 import { ScorecardForm } from "./ScorecardForm";
@@ -284,10 +283,9 @@ function CoachRoomView({ room, kinds }: { room: Room; kinds: StageKinds }) {
 
 export function CoachRoomPage() {
   const { stageId } = useParams();
-  const { room, problem, retry } = useStageRoom(Number(stageId), false);
-  const { kinds, problem: kindsProblem } = useStageKinds();
-  if (room && kinds) return <CoachRoomView room={room} kinds={kinds} />;
-  if (problem) return <Problem error={problem.error} retry={{ problem, onRetry: retry }} />;
-  if (kindsProblem) return <Problem error={kindsProblem.error} retry={{ problem: kindsProblem, onRetry: stageKindsStore.retry }} />;
-  return <main id="main" className="room"><p className="muted">Loading the room…</p></main>;
+  return (
+    <RoomLoader stageId={Number(stageId)} editable={false}>
+      {(room, kinds) => <CoachRoomView room={room} kinds={kinds} />}
+    </RoomLoader>
+  );
 }

@@ -3,11 +3,10 @@ import { Link, useParams } from "react-router";
 
 import { api, describeError } from "../api/client";
 import { useMe } from "../auth/session";
-import { type StageKinds, stageKindsStore, useStageKinds } from "../lib/stageKinds";
-import { Problem } from "../pages/Problem";
+import type { StageKinds } from "../lib/stageKinds";
 import { useIntegritySignals } from "./shared/hooks";
-import { RoomShell } from "./shared/RoomShell";
-import { type Room, roomActive, useStageRoom } from "./shared/useStageRoom";
+import { RoomLoader, RoomShell } from "./shared/RoomShell";
+import { type Room, roomActive } from "./shared/useStageRoom";
 import { ChatPanel, FollowUpBanners } from "./shared/widgets";
 
 function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
@@ -105,11 +104,9 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
 export function StageRoomPage() {
   const { stageId } = useParams();
   const me = useMe();
-  const id = Number(stageId);
-  const { room, problem, retry } = useStageRoom(id, me.role === "candidate");
-  const { kinds, problem: kindsProblem } = useStageKinds();
-  if (room && kinds) return <CandidateRoom room={room} kinds={kinds} />;
-  if (problem) return <Problem error={problem.error} retry={{ problem, onRetry: retry }} />;
-  if (kindsProblem) return <Problem error={kindsProblem.error} retry={{ problem: kindsProblem, onRetry: stageKindsStore.retry }} />;
-  return <main id="main" className="room"><p className="muted">Loading the room…</p></main>;
+  return (
+    <RoomLoader stageId={Number(stageId)} editable={me.role === "candidate"}>
+      {(room, kinds) => <CandidateRoom room={room} kinds={kinds} />}
+    </RoomLoader>
+  );
 }

@@ -1,15 +1,17 @@
 // The live room's frame, the same for the candidate (rooms/StageRoomPage) and the coach
-// (coach/CoachRoom): header with the stage's status, coach, clock and connection, the
-// room's notices, and the body for the stage's room — or, for a kind this build cannot
-// show, the "not supported" panel in its place.
+// (coach/CoachRoom): the opening (the room's session and the served stage kinds, with a
+// full-page problem if either fails), then the header with the stage's status, coach,
+// clock and connection, the room's notices, and the body for the stage's room — or, for a
+// kind this build cannot show, the "not supported" panel in its place.
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 
 import type { StageKindSpec } from "../../api/client";
-import { stageKindLabel, type StageKinds } from "../../lib/stageKinds";
+import { stageKindLabel, type StageKinds, stageKindsStore, useStageKinds } from "../../lib/stageKinds";
+import { Problem } from "../../pages/Problem";
 import { roomFor, type RoomView } from "../registry";
 import { UnsupportedStageKind } from "./UnsupportedStageKind";
-import type { Room } from "./useStageRoom";
+import { type Room, useStageRoom } from "./useStageRoom";
 import { ConnectionBadge, Countdown, RoomNotices } from "./widgets";
 
 export function RoomHeader({ room, kinds, children }: { room: Room; kinds: StageKinds; children?: ReactNode }) {
@@ -69,6 +71,29 @@ export function RoomShell({
       <RoomNotices room={room} />
       {notices}
       {shown ? children(shown.spec, shown.view) : <UnsupportedStageKind kind={room.stage.kind} />}
+    </main>
+  );
+}
+
+/** Opens the stage's room (`editable`: the candidate's own edits count) and renders it once
+ * it and the stage kinds are here; until then "Loading", or the opening's problem. */
+export function RoomLoader({
+  stageId,
+  editable,
+  children,
+}: {
+  stageId: number;
+  editable: boolean;
+  children: (room: Room, kinds: StageKinds) => ReactNode;
+}) {
+  const { room, problem, retry } = useStageRoom(stageId, editable);
+  const { kinds, problem: kindsProblem } = useStageKinds();
+  if (room && kinds) return children(room, kinds);
+  if (problem) return <Problem error={problem.error} retry={{ problem, onRetry: retry }} />;
+  if (kindsProblem) return <Problem error={kindsProblem.error} retry={{ problem: kindsProblem, onRetry: stageKindsStore.retry }} />;
+  return (
+    <main id="main" className="room">
+      <p className="muted">Loading the room…</p>
     </main>
   );
 }
