@@ -5,8 +5,9 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-import { api, type RoomName } from "../api/client";
+import { api, type RoomName, type StageDetail } from "../api/client";
 import { StageKinds, stageKindsStore } from "../lib/stageKinds";
+import { ReplayPage } from "../replay/ReplayPage";
 import { STAGE_KINDS_FIXTURE } from "../lib/stageKindsFixture";
 import { CodingWorkspace } from "./coding/CodingWorkspace";
 import { DiscussionWorkspace } from "./discussion/DiscussionRoom";
@@ -111,5 +112,40 @@ describe("a stage room by kind", () => {
     expect(screen.queryByText("A project you led", { selector: "h2" })).toBeNull();
     expect(document.querySelector(".crumbs")?.textContent).toBe("Loop / pair programming"); // the slug as words
     expect(screen.getByTestId("stage-room")).toBeTruthy(); // the header and its clock stay
+  });
+});
+
+describe("a replay by kind", () => {
+  function renderReplay(kind: string) {
+    vi.spyOn(api, "stage").mockResolvedValue({
+      id: 1,
+      loop: 2,
+      kind,
+      title: "Tell me about a project",
+      status: "done",
+      questions: [{ id: 5, kind: "discussion", title: "A project you led", prompt: "Walk me through it." }],
+      answers: [{ question: 5, text: "I cut P99 from 900 ms to 250 ms." }],
+    } as unknown as StageDetail);
+    vi.spyOn(api, "stageEvents").mockResolvedValue([{ seq: 1, type: "answer.saved", at: new Date().toISOString() }] as never);
+    render(
+      <MemoryRouter initialEntries={["/stages/1/replay"]}>
+        <Routes>
+          <Route path="/stages/:stageId/replay" element={<ReplayPage />} />
+        </Routes>
+      </MemoryRouter>,
+    );
+  }
+
+  it("plays a discussion kind back in the discussion room's replay", async () => {
+    renderReplay("deep_dive");
+    expect(await screen.findByText("I cut P99 from 900 ms to 250 ms.")).toBeTruthy();
+    expect(screen.getByText("Project deep dive")).toBeTruthy();
+    expect(screen.queryByTestId("stage-kind-unsupported")).toBeNull();
+  });
+
+  it("says an unknown kind isn't supported instead of replaying it as a discussion", async () => {
+    renderReplay("pair_programming");
+    expect((await screen.findByTestId("stage-kind-unsupported")).textContent).toContain("“pair_programming”");
+    expect(screen.queryByText("I cut P99 from 900 ms to 250 ms.")).toBeNull();
   });
 });
