@@ -5,11 +5,11 @@ import { api, type CoachNote, describeError, type StageQuestionCoach } from "../
 import { useMe } from "../auth/session";
 import { formatTime } from "../lib/format";
 import type { StageKinds } from "../lib/stageKinds";
+import { describeSignal } from "../rooms/shared/hooks";
 import { Markdown } from "../rooms/shared/Markdown";
 import { RoomLoader, RoomShell } from "../rooms/shared/RoomShell";
 import { type Room, roomActive } from "../rooms/shared/useStageRoom";
 import { ChatPanel } from "../rooms/shared/widgets";
-import type { StageMessage } from "../ws/socket";
 import { ScorecardForm } from "./ScorecardForm";
 
 function useAction() {
@@ -147,12 +147,6 @@ function NotesPanel({ room }: { room: Room }) {
       {error && <p className="error small">{error}</p>}
     </div>
   );
-}
-
-export function describeSignal(e: StageMessage): string {
-  if (e.kind === "paste") return `Pasted ${String(e.chars)} characters`;
-  if (e.kind === "blur") return `Left the tab for ${Math.round(Number(e.ms) / 1000)} s`;
-  return String(e.kind);
 }
 
 function SignalsPanel({ room }: { room: Room }) {

@@ -8,7 +8,6 @@ import type * as Y from "yjs";
 
 import { api, type ReviewComment, type RoomName, type StageDetail, type StageQuestion } from "../api/client";
 import { useMe } from "../auth/session";
-import { describeSignal } from "../coach/CoachRoom";
 import { formatTime, verdictLabel } from "../lib/format";
 import { stageKindLabel, stageKindsStore, useStageKinds } from "../lib/stageKinds";
 import { Problem } from "../pages/Problem";
@@ -16,7 +15,7 @@ import { CodeEditor } from "../rooms/coding/CodeEditor";
 import { NOTE_SECTIONS } from "../rooms/design/DesignRoom";
 import { roomFor } from "../rooms/registry";
 import { REVIEW_CATEGORY_LABEL } from "../rooms/review/categories";
-import { useYMapValue } from "../rooms/shared/hooks";
+import { describeSignal, useYMapValue } from "../rooms/shared/hooks";
 import { Markdown } from "../rooms/shared/Markdown";
 import { UnsupportedStageKind } from "../rooms/shared/UnsupportedStageKind";
 import type { StageMessage } from "../ws/socket";

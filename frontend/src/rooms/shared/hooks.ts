@@ -1,7 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import type * as Y from "yjs";
 
-import type { StageSocket } from "../../ws/socket";
+import type { StageMessage, StageSocket } from "../../ws/socket";
 
 export const LARGE_PASTE_CHARS = 200;
 
@@ -61,6 +61,13 @@ export function useIntegritySignals(socket: StageSocket | null, enabled: boolean
       window.removeEventListener("focus", onFocus);
     };
   }, [socket, enabled]);
+}
+
+/** An integrity signal as the coach's log and the replay word it. */
+export function describeSignal(e: StageMessage): string {
+  if (e.kind === "paste") return `Pasted ${String(e.chars)} characters`;
+  if (e.kind === "blur") return `Left the tab for ${Math.round(Number(e.ms) / 1000)} s`;
+  return String(e.kind);
 }
 
 /** Ctrl/Cmd+Enter and Ctrl/Cmd+Shift+Enter, anywhere in the room (the editor too). */
