@@ -27,7 +27,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from interviews.models import Stage
-from interviews.models.bank import StageKind
 from interviews.roles import CANDIDATE, role_of
 from interviews.selectors.access import (
     can_act_as_coach,
@@ -39,6 +38,7 @@ from interviews.selectors.access import (
     is_stage_owner,
 )
 from interviews.services.errors import NotAllowed, NotFound, StateConflict
+from interviews.stage_kinds import stage_kind_get
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -116,7 +116,8 @@ def access_review_score(user: AnyUser | None, stage: Stage) -> Stage:
 
 def access_deep_dive_feedback(user: AnyUser | None, stage: Stage) -> Stage:
     access_stage(user, stage)
-    if stage.kind != StageKind.DEEP_DIVE:
+    spec = stage_kind_get(stage.kind)
+    if spec is None or not spec.deep_dive_feedback:
         raise NotFound("This stage is not a project deep dive.")
     if not (can_act_as_coach(user, stage) or stage.status == Stage.Status.DONE):
         raise StateConflict(

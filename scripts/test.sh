@@ -49,6 +49,7 @@ check() {
 check "ruff check" "$VENV/bin/ruff" check .
 check "ruff format --check" "$VENV/bin/ruff" format --check .
 check "vitest (frontend)" bash -c 'cd frontend && npm test --silent -- --run'
+check "import circles (frontend)" bash -c 'cd frontend && npm run --silent check:circles'
 
 if ((${#failed[@]})); then
   # Still run pytest so one run shows every problem; fail at the end.

@@ -1,10 +1,23 @@
 """Routes of /api/v1/ (contract in DESIGN.md "HTTP API"); each module owns its routes."""
 
-from . import accounts, bank_io, coach, live, loops, ops, questions, reports, stages, submissions
+from . import (
+    accounts,
+    bank_io,
+    coach,
+    live,
+    loops,
+    ops,
+    questions,
+    reports,
+    stage_kinds,
+    stages,
+    submissions,
+)
 
 urlpatterns = [
     *accounts.urlpatterns,
     *loops.urlpatterns,
+    *stage_kinds.urlpatterns,
     *stages.urlpatterns,
     *submissions.urlpatterns,
     *coach.urlpatterns,

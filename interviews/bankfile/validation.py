@@ -32,6 +32,7 @@ from interviews.models.bank import (
     StageKind,
 )
 from interviews.selectors.bank import question_list_latest
+from interviews.stage_kinds import stage_kind_get
 from sandbox.api import FUNCTION_LANGUAGES
 from sandbox.api import LANGUAGES as SANDBOX_LANGUAGES
 from sandbox.judge import CheckerError, parse_checker
@@ -78,14 +79,6 @@ FILE_SECTIONS = ("questions", "rubrics", "loops")
 # Read-only keys of the admin API's question dict; accepted (and ignored) on writes so a
 # client can PUT back what it GOT.
 QUESTION_READ_ONLY_FIELDS = ("id", "version", "verified_at", "verification")
-
-# The rooms of these stage kinds only work with questions of one kind.
-STAGE_QUESTION_KINDS = {
-    StageKind.CHALLENGE: QuestionKind.CODING,
-    StageKind.CODING: QuestionKind.CODING,
-    StageKind.DESIGN: QuestionKind.DESIGN,
-    StageKind.REVIEW: QuestionKind.REVIEW,
-}
 
 
 def _key(path: str, key: str) -> str:
@@ -743,8 +736,10 @@ class _Validator:
             kind = kinds[ref.slug]
             if kind is None:
                 continue  # the question itself is broken and reported
-            needed = STAGE_QUESTION_KINDS.get(ref.stage_kind)
-            if needed is not None and kind != needed:
+            # A stage kind's room only shows the question kinds its spec names.
+            spec = stage_kind_get(ref.stage_kind)
+            if spec is not None and kind not in spec.question_kinds:
+                needed = " or ".join(spec.question_kinds)
                 ref.scope.error(
                     ref.path,
                     f"{ref.slug!r} is a {kind} question; a {ref.stage_kind} stage needs {needed}",

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 
+from interviews.stage_kinds import stage_kind_list
+
 slug_validator = RegexValidator(r"^[a-z0-9-]+$", "Use lowercase letters, digits and hyphens.")
 
 
@@ -231,15 +233,13 @@ class PlantedFlaw(models.Model):
         return f"{self.question} flaw {self.category} L{self.line_start}-{self.line_end}"
 
 
-class StageKind(models.TextChoices):
-    SCREEN = "screen"
-    CHALLENGE = "challenge"
-    HM_CALL = "hm_call"
-    CODING = "coding"
-    DESIGN = "design"
-    REVIEW = "review"
-    DEEP_DIVE = "deep_dive"
-    VALUES = "values"
+# The choices come from the registry, with Django's labels made from the names ("Hm Call"),
+# as the migrations recorded them; the labels people read are the specs'.
+StageKind = models.TextChoices(
+    "StageKind",
+    [(spec.kind.upper(), spec.kind) for spec in stage_kind_list()],
+    module=__name__,
+)
 
 
 class LoopTemplate(models.Model):

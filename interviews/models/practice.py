@@ -5,6 +5,8 @@ in them (submissions and their verdicts, answers, review comments, the event log
 from django.conf import settings
 from django.db import models
 
+from interviews.stage_kinds import stage_kind_get
+
 from .bank import FlawCategory, FollowUp, Language, LoopTemplate, Question, Rubric, StageKind
 
 
@@ -68,8 +70,10 @@ class Stage(models.Model):
 
     @property
     def is_live_kind(self) -> bool:
-        """Every stage kind except the async challenge is a live round."""
-        return self.kind != StageKind.CHALLENGE
+        """A live round (coach queue, chat) as its kind's spec says; a kind this version
+        does not know counts as live, as every kind but the async challenge is."""
+        spec = stage_kind_get(self.kind)
+        return spec is None or spec.live
 
 
 class StageQuestion(models.Model):

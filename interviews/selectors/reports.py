@@ -25,7 +25,6 @@ from interviews.feedback.scoring import (
     stage_score,
 )
 from interviews.models import Dimension, Loop, Rubric, Scorecard, Stage, StageQuestion
-from interviews.models.bank import StageKind
 from interviews.selectors.access import (
     can_act_as_coach,
     can_see_private,
@@ -35,6 +34,7 @@ from interviews.selectors.access import (
 )
 from interviews.services.errors import NotAllowed, NotFound
 from interviews.services.reviews import review_scores_for_stages
+from interviews.stage_kinds import stage_kind_get
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -79,6 +79,15 @@ def _scorecards(stage_ids: Sequence[int]) -> dict[int, Scorecard]:
 
 def _username(user: Any) -> str | None:
     return user.get_username() if user is not None else None
+
+
+def _deep_dive_stage_ids(stages: Sequence[Stage]) -> list[int]:
+    """The stages whose kind's spec asks for deep-dive feedback."""
+    return [
+        stage.pk
+        for stage in stages
+        if (spec := stage_kind_get(stage.kind)) is not None and spec.deep_dive_feedback
+    ]
 
 
 # --- the loop report -----------------------------------------------------------------------
@@ -143,9 +152,7 @@ def loop_report(*, loop: Loop, viewer: AbstractBaseUser) -> dict[str, Any]:
     rubrics = stage_rubrics(stages)
     scorecards = _scorecards(stage_ids)
     reviews = review_scores_for_stages(stage_ids)
-    deep_dives = deep_dive_feedback_for_stages(
-        [stage.pk for stage in stages if stage.kind == StageKind.DEEP_DIVE]
-    )
+    deep_dives = deep_dive_feedback_for_stages(_deep_dive_stage_ids(stages))
     stage_reports = [
         _stage_report(
             stage,
@@ -188,9 +195,7 @@ def candidate_progress(*, user: AbstractBaseUser) -> dict[str, Any]:
     rubrics = stage_rubrics(stages)
     scorecards = _scorecards(stage_ids)
     reviews = review_scores_for_stages(stage_ids)
-    deep_dives = deep_dive_feedback_for_stages(
-        [stage.pk for stage in stages if stage.kind == StageKind.DEEP_DIVE]
-    )
+    deep_dives = deep_dive_feedback_for_stages(_deep_dive_stage_ids(stages))
 
     points: list[dict[str, Any]] = []
     by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)

@@ -2,7 +2,8 @@
 // against the line-numbered document, exactly as the candidate's comments will anchor.
 import { useMemo, useState } from "react";
 
-import { nextRange, REVIEW_CATEGORIES } from "../rooms/review/ReviewRoom";
+import { REVIEW_CATEGORIES } from "../rooms/review/categories";
+import { nextRange } from "../rooms/review/ReviewRoom";
 import { FieldError, ItemControls, Section } from "./fields";
 import { type FlawDraft, moveItem, SEVERITIES } from "./model";
 

@@ -4,14 +4,12 @@
 import { useEffect, useMemo, useState } from "react";
 
 import { api, type BankLoop, type BankStage, describeError, type StageKind } from "../api/client";
-import { STAGE_KIND_LABEL } from "../lib/format";
+import { stageKindLabel, type StageKinds, useStageKinds } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 import { BankNav } from "./BankNav";
 import { FieldError, ItemControls, SaveFeedback, Section } from "./fields";
-import { loopBank, moveItem, questionKindFor } from "./model";
+import { loopBank, moveItem, questionKindsFor } from "./model";
 import { useBankSave } from "./useBankSave";
-
-const STAGE_KINDS = Object.keys(STAGE_KIND_LABEL) as StageKind[];
 
 function emptyLoop(): BankLoop {
   return { slug: "", title: "", description: "", status: "published", stages: [] };
@@ -19,6 +17,7 @@ function emptyLoop(): BankLoop {
 
 function StageCard({
   stage,
+  kinds,
   index,
   count,
   questions,
@@ -33,6 +32,7 @@ function StageCard({
   onDropAt,
 }: {
   stage: BankStage;
+  kinds: StageKinds | null;
   index: number;
   count: number;
   questions: { slug: string; title: string; kind: string; status: string }[];
@@ -47,8 +47,11 @@ function StageCard({
   onDropAt: () => void;
 }) {
   const [over, setOver] = useState(false);
-  const needed = questionKindFor(stage.kind);
-  const choices = questions.filter((q) => (!needed || q.kind === needed) && !stage.questions.includes(q.slug) && q.status !== "archived");
+  const needed: readonly string[] | null = questionKindsFor(kinds, stage.kind);
+  const choices = questions.filter((q) => (!needed || needed.includes(q.kind)) && !stage.questions.includes(q.slug) && q.status !== "archived");
+  // The server's kinds, in loop order; a kind it does not list stays selectable as it is.
+  const kindChoices = (kinds?.list ?? []).map((spec) => spec.kind);
+  if (!kindChoices.includes(stage.kind)) kindChoices.push(stage.kind);
   const path = `${prefix}.stages[${index}]`;
   return (
     <li
@@ -76,7 +79,7 @@ function StageCard({
           <span className="drag-handle" aria-hidden="true" title="Drag to reorder">
             ⠿
           </span>{" "}
-          {index + 1}. {stage.title || STAGE_KIND_LABEL[stage.kind]}
+          {index + 1}. {stage.title || stageKindLabel(kinds, stage.kind)}
         </h3>
         <ItemControls index={index} count={count} label={`stage ${index + 1}`} onMove={onMove} onRemove={onRemove} />
       </div>
@@ -84,9 +87,9 @@ function StageCard({
         <label>
           Kind
           <select value={stage.kind} onChange={(e) => onChange({ ...stage, kind: e.target.value as StageKind })}>
-            {STAGE_KINDS.map((k) => (
+            {kindChoices.map((k) => (
               <option key={k} value={k}>
-                {STAGE_KIND_LABEL[k]}
+                {stageKindLabel(kinds, k)}
               </option>
             ))}
           </select>
@@ -150,6 +153,7 @@ function StageCard({
 export function LoopBuilder() {
   const bank = useAsync(() => api.bankExport("rubrics,loops"), []);
   const questions = useAsync(() => api.questions(), []);
+  const { kinds } = useStageKinds();
   const [selected, setSelected] = useState<string | null>(null);
   const [draft, setDraft] = useState<BankLoop | null>(null);
   const [dragFrom, setDragFrom] = useState<number | null>(null);
@@ -275,6 +279,7 @@ export function LoopBuilder() {
                 <StageCard
                   key={`${i}-${stage.kind}`}
                   stage={stage}
+                  kinds={kinds}
                   index={i}
                   count={draft.stages.length}
                   questions={questionRows}

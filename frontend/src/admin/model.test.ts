@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import type { QuestionAdmin } from "../api/client";
-import { bodyOf, draftOf, errorsAt, loopBank, moveItem, newQuestion, parseFailure, questionKindFor, rubricBank } from "./model";
+import { StageKinds } from "../lib/stageKinds";
+import { STAGE_KINDS_FIXTURE } from "../lib/stageKindsFixture";
+import { bodyOf, draftOf, errorsAt, loopBank, moveItem, newQuestion, parseFailure, questionKindsFor, rubricBank } from "./model";
 
 describe("question drafts", () => {
   it("drops identity and state from what is PUT back, and a published status", () => {
@@ -83,7 +85,10 @@ describe("bank documents and paths", () => {
     expect(moveItem(["a", "b", "c"], 2, 0)).toEqual(["c", "a", "b"]);
     expect(moveItem(["a", "b", "c"], 0, 2)).toEqual(["b", "c", "a"]);
     expect(moveItem(["a"], 3, 0)).toEqual(["a"]);
-    expect(questionKindFor("challenge")).toBe("coding");
-    expect(questionKindFor("values")).toBeNull();
+    const kinds = new StageKinds(STAGE_KINDS_FIXTURE);
+    expect(questionKindsFor(kinds, "challenge")).toEqual(["coding"]);
+    expect(questionKindsFor(kinds, "values")).toEqual(["coding", "design", "review", "discussion"]);
+    expect(questionKindsFor(kinds, "from-a-newer-server")).toBeNull();
+    expect(questionKindsFor(null, "coding")).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 // The question dict the admin pages edit: the bank-file shape (DESIGN.md "Question bank
 // file format"), as `GET /api/v1/questions/{id}/` returns it and PUT takes it back.
 import type { BankFile, BankLoop, BankRubric, QuestionAdmin } from "../api/client";
+import type { StageKinds } from "../lib/stageKinds";
 
 export type QuestionKind = "coding" | "design" | "review" | "discussion";
 export const QUESTION_KINDS: QuestionKind[] = ["coding", "design", "review", "discussion"];
@@ -218,12 +219,10 @@ export function moveItem<T>(list: T[], from: number, to: number): T[] {
   return next;
 }
 
-/** Which question kind a stage kind needs (null: any), as the bank validates it. */
-export function questionKindFor(stageKind: string): QuestionKind | null {
-  if (stageKind === "challenge" || stageKind === "coding") return "coding";
-  if (stageKind === "design") return "design";
-  if (stageKind === "review") return "review";
-  return null;
+/** The question kinds a stage kind takes, as the server's registry says and the bank
+ * validates (null: not known here, so any). */
+export function questionKindsFor(kinds: StageKinds | null, stageKind: string): readonly QuestionKind[] | null {
+  return kinds?.get(stageKind)?.question_kinds ?? null;
 }
 
 /** "1,234 lines · 56.7 KB" for big test data. */

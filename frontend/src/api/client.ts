@@ -18,6 +18,10 @@ export type LoopTemplate = S["LoopTemplateOut"];
 export type Loop = S["LoopOut"];
 export type StageSummary = S["StageSummary"];
 export type StageKind = S["StageKindEnum"];
+/** One stage kind as the server's registry describes it (interviews/stage_kinds.py). Its
+ * kind and room are plain strings: a newer server may name ones this build does not know. */
+export type StageKindSpec = Omit<S["StageKindOut"], "kind" | "room"> & { kind: string; room: string };
+export type RoomName = S["RoomEnum"];
 export type StageStatus = S["StageStatusEnum"];
 export type StageCandidate = S["StageCandidate"];
 export type StageCoach = S["StageCoach"];
@@ -188,6 +192,7 @@ export const api = {
     post<TokenOut>("/api/v1/auth/signup/", { username, password, email }),
   logout: () => post<void>("/api/v1/auth/logout/"),
 
+  stageKinds: () => get<StageKindSpec[]>("/api/v1/stage-kinds/"),
   loopTemplates: () => get<LoopTemplate[]>("/api/v1/loop-templates/"),
   loops: () => get<Loop[]>("/api/v1/loops/"),
   loop: (id: number) => get<Loop>(`/api/v1/loops/${id}/`),

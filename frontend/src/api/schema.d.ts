@@ -327,6 +327,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stage-kinds/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Every stage kind this server knows, in loop order: its label, whether it is a live round, the question kinds it takes and the room that shows it (`coding | design | review | discussion`). */
+        get: operations["v1_stage_kinds_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stages/{stage_id}/": {
         parameters: {
             query?: never;
@@ -1542,6 +1559,14 @@ export interface components {
          * @enum {string}
          */
         RoiStatusEnum: "adds_up" | "does_not_add_up" | "incomplete" | "absent";
+        /**
+         * @description * `coding` - coding
+         *     * `design` - design
+         *     * `review` - review
+         *     * `discussion` - discussion
+         * @enum {string}
+         */
+        RoomEnum: "coding" | "design" | "review" | "discussion";
         RubricOut: {
             slug: string;
             title?: string;
@@ -1722,6 +1747,13 @@ export interface components {
          * @enum {string}
          */
         StageKindEnum: "screen" | "challenge" | "hm_call" | "coding" | "design" | "review" | "deep_dive" | "values";
+        StageKindOut: {
+            kind: components["schemas"]["StageKindEnum"];
+            label: string;
+            live: boolean;
+            question_kinds: components["schemas"]["QuestionKindEnum"][];
+            room: components["schemas"]["RoomEnum"];
+        };
         StageQuestionCandidate: {
             readonly id: number;
             slug: string;
@@ -2467,6 +2499,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VerificationQueued"];
+                };
+            };
+        };
+    };
+    v1_stage_kinds_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StageKindOut"][];
                 };
             };
         };

@@ -3,7 +3,8 @@ import { Link, useNavigate } from "react-router";
 
 import { api, describeError, type Loop, type LoopTemplate } from "../api/client";
 import { useMe } from "../auth/session";
-import { formatDate, STAGE_KIND_LABEL } from "../lib/format";
+import { formatDate } from "../lib/format";
+import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 
 export function LoopProgress({ loop }: { loop: Loop }) {
@@ -23,6 +24,7 @@ export function LoopProgress({ loop }: { loop: Loop }) {
 
 function TemplateCard({ template }: { template: LoopTemplate }) {
   const navigate = useNavigate();
+  const kindLabel = useStageKindLabel();
   const [coached, setCoached] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -50,7 +52,7 @@ function TemplateCard({ template }: { template: LoopTemplate }) {
       <ol className="chips">
         {template.stages.map((s) => (
           <li key={s.position} className={`chip kind-${s.kind}`}>
-            {STAGE_KIND_LABEL[s.kind]}
+            {kindLabel(s.kind)}
           </li>
         ))}
       </ol>

@@ -3,13 +3,15 @@ import { Link, useNavigate, useParams } from "react-router";
 
 import { api, describeError, type StageSummary } from "../api/client";
 import { useMe } from "../auth/session";
-import { formatClock, formatDate, STAGE_KIND_LABEL } from "../lib/format";
+import { formatClock, formatDate } from "../lib/format";
+import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
 import { LoopProgress } from "./Dashboard";
 
 function StageRow({ stage, canDrive, onError }: { stage: StageSummary; canDrive: boolean; onError: (e: string) => void }) {
   const navigate = useNavigate();
+  const kindLabel = useStageKindLabel();
   const [busy, setBusy] = useState(false);
   const status = stage.status ?? "pending";
 
@@ -33,7 +35,7 @@ function StageRow({ stage, canDrive, onError }: { stage: StageSummary; canDrive:
           <span className={`badge status-${status}`}>{status}</span>
         </div>
         <p className="small muted">
-          {STAGE_KIND_LABEL[stage.kind]} · {stage.minutes} min
+          {kindLabel(stage.kind)} · {stage.minutes} min
           {status === "live" && ` · ${formatClock(stage.time_remaining_ms)} left`}
           {stage.coach && ` · coach ${stage.coach}`}
           {status === "done" && stage.finished_at && ` · finished ${formatDate(stage.finished_at)}`}

@@ -2,13 +2,15 @@ import { lazy, Suspense } from "react";
 import { Link } from "react-router";
 
 import { api, describeError } from "../api/client";
-import { formatDate, STAGE_KIND_LABEL } from "../lib/format";
+import { formatDate } from "../lib/format";
+import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 
 const ProgressCharts = lazy(() => import("../reports/ProgressCharts"));
 
 export function Progress() {
   const loops = useAsync(() => api.loops(), []);
+  const kindLabel = useStageKindLabel();
   const all = loops.data ?? [];
   const stages = all.flatMap((l) => l.stages);
   const done = stages.filter((s) => s.status === "done");
@@ -44,7 +46,7 @@ export function Progress() {
         {[...byKind.entries()].map(([kind, e]) => (
           <li key={kind}>
             <div className="score-head">
-              <strong>{STAGE_KIND_LABEL[kind as keyof typeof STAGE_KIND_LABEL] ?? kind}</strong>
+              <strong>{kindLabel(kind)}</strong>
               <span>
                 {e.done}/{e.total}
               </span>

@@ -3,12 +3,14 @@ import { Link, useNavigate } from "react-router";
 
 import { api, describeError } from "../api/client";
 import { useMe } from "../auth/session";
-import { formatClock, STAGE_KIND_LABEL } from "../lib/format";
+import { formatClock } from "../lib/format";
+import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 
 export function CoachHome() {
   const me = useMe();
   const navigate = useNavigate();
+  const kindLabel = useStageKindLabel();
   const queue = useAsync(() => api.coachQueue(), []);
   const loops = useAsync(() => api.loops(), []);
   const [error, setError] = useState<string | null>(null);
@@ -66,7 +68,7 @@ export function CoachHome() {
               <tr key={entry.id}>
                 <td>{entry.candidate}</td>
                 <td>
-                  {entry.title} <span className="muted small">· {STAGE_KIND_LABEL[entry.kind]}</span>
+                  {entry.title} <span className="muted small">· {kindLabel(entry.kind)}</span>
                 </td>
                 <td>{entry.loop_title}</td>
                 <td>
@@ -94,7 +96,7 @@ export function CoachHome() {
                   {s.candidate} · {s.title}
                 </Link>
                 <p className="small muted">
-                  {s.loopTitle} · {STAGE_KIND_LABEL[s.kind]}
+                  {s.loopTitle} · {kindLabel(s.kind)}
                 </p>
               </div>
               <span className={`badge status-${s.status}`}>{s.status}</span>

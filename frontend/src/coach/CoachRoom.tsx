@@ -4,12 +4,12 @@ import { Link, useParams } from "react-router";
 import { api, type CoachNote, describeError, type StageQuestionCoach } from "../api/client";
 import { useMe } from "../auth/session";
 import { formatTime } from "../lib/format";
-import { Problem } from "../pages/Problem";
+import type { StageKinds } from "../lib/stageKinds";
+import { describeSignal } from "../rooms/shared/hooks";
 import { Markdown } from "../rooms/shared/Markdown";
-import { type Room, roomActive, useStageRoom } from "../rooms/shared/useStageRoom";
-import { ChatPanel, RoomNotices } from "../rooms/shared/widgets";
-import { RoomHeader, Workspace } from "../rooms/StageRoomPage";
-import type { IntegrityEvent } from "../ws/events.gen";
+import { RoomLoader, RoomShell } from "../rooms/shared/RoomShell";
+import { type Room, roomActive } from "../rooms/shared/useStageRoom";
+import { ChatPanel } from "../rooms/shared/widgets";
 import { ScorecardForm } from "./ScorecardForm";
 
 function useAction() {
@@ -149,10 +149,6 @@ function NotesPanel({ room }: { room: Room }) {
   );
 }
 
-export function describeSignal(e: IntegrityEvent): string {
-  return e.kind === "paste" ? `Pasted ${e.chars} characters` : `Left the tab for ${Math.round(e.ms / 1000)} s`;
-}
-
 function SignalsPanel({ room }: { room: Room }) {
   const signals = room.events.filter((e) => e.type === "integrity");
   return (
@@ -241,45 +237,49 @@ function CoachSide({ room }: { room: Room }) {
   );
 }
 
-function CoachRoomView({ room }: { room: Room }) {
+function CoachRoomView({ room, kinds }: { room: Room; kinds: StageKinds }) {
   const answersSaved = room.events.filter((e) => e.type === "answer.saved").length;
   const reload = room.reloadStage;
   useEffect(() => {
     if (answersSaved) void reload();
   }, [answersSaved, reload]);
   const candidateHere = room.presence.some((p) => p.user === room.stage.candidate);
+  const actions = (
+    <>
+      {!room.refused && (
+        <span className={`small ${candidateHere ? "ok" : "muted"}`}>
+          {room.stage.candidate} {candidateHere ? "is here" : "is away"}
+        </span>
+      )}
+      <TimerControls room={room} />
+      {room.stage.status === "done" && !room.refused && (
+        <Link className="button secondary small" to={`/stages/${room.stage.id}/replay`}>
+          Replay
+        </Link>
+      )}
+    </>
+  );
+  const notices = room.stage.status === "pending" && !room.refused && <p className="notice">The candidate has not started this stage yet.</p>;
 
   return (
-    <main id="main" className={`room coach-room ${room.refused ? "room-inert" : ""}`} data-testid="coach-room">
-      <RoomHeader room={room}>
-        {!room.refused && (
-          <span className={`small ${candidateHere ? "ok" : "muted"}`}>
-            {room.stage.candidate} {candidateHere ? "is here" : "is away"}
-          </span>
-        )}
-        <TimerControls room={room} />
-        {room.stage.status === "done" && !room.refused && (
-          <Link className="button secondary small" to={`/stages/${room.stage.id}/replay`}>
-            Replay
-          </Link>
-        )}
-      </RoomHeader>
-      <RoomNotices room={room} />
-      {room.stage.status === "pending" && !room.refused && <p className="notice">The candidate has not started this stage yet.</p>}
-      <div className="room-body with-side">
-        <div className="room-main">
-          <Workspace room={room} editable={false} />
+    <RoomShell room={room} kinds={kinds} className="coach-room" testId="coach-room" actions={actions} notices={notices}>
+      {(_spec, view) => (
+        <div className="room-body with-side">
+          <div className="room-main">
+            <view.Workspace room={room} editable={false} />
+          </div>
+          <CoachSide room={room} />
         </div>
-        <CoachSide room={room} />
-      </div>
-    </main>
+      )}
+    </RoomShell>
   );
 }
 
 export function CoachRoomPage() {
   const { stageId } = useParams();
-  const { room, problem, retry } = useStageRoom(Number(stageId), false);
-  if (room) return <CoachRoomView room={room} />;
-  if (problem) return <Problem error={problem.error} retry={{ problem, onRetry: retry }} />;
-  return <main id="main" className="room"><p className="muted">Loading the room…</p></main>;
+  return (
+    <RoomLoader stageId={Number(stageId)} editable={false}>
+      {(room, kinds) => <CoachRoomView room={room} kinds={kinds} />}
+    </RoomLoader>
+  );
 }

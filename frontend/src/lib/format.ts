@@ -1,15 +1,4 @@
-import type { StageKind } from "../api/client";
-
-export const STAGE_KIND_LABEL: Record<StageKind, string> = {
-  screen: "Recruiter screen",
-  challenge: "Coding challenge",
-  hm_call: "Hiring-manager call",
-  coding: "Live coding",
-  design: "System design",
-  review: "Design doc review",
-  deep_dive: "Project deep dive",
-  values: "Culture & values",
-};
+// Stage-kind labels come from the server's registry: lib/stageKinds.ts.
 
 /** 75_000 → "01:15"; an hour or more → "1:02:03". */
 export function formatClock(ms: number): string {

@@ -6,23 +6,24 @@ import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRe
 import { Link, useParams } from "react-router";
 import type * as Y from "yjs";
 
-import { api, type ReviewComment, type StageDetail, type StageQuestion } from "../api/client";
+import { api, type ReviewComment, type RoomName, type StageDetail, type StageQuestion } from "../api/client";
 import { useMe } from "../auth/session";
-import { describeSignal } from "../coach/CoachRoom";
-import { formatTime, STAGE_KIND_LABEL, verdictLabel } from "../lib/format";
+import { formatTime, verdictLabel } from "../lib/format";
+import { stageKindLabel, stageKindsStore, useStageKinds } from "../lib/stageKinds";
 import { Problem } from "../pages/Problem";
 import { CodeEditor } from "../rooms/coding/CodeEditor";
 import { NOTE_SECTIONS } from "../rooms/design/DesignRoom";
-import { REVIEW_CATEGORIES } from "../rooms/review/ReviewRoom";
-import { useYMapValue } from "../rooms/shared/hooks";
+import { roomFor } from "../rooms/registry";
+import { REVIEW_CATEGORY_LABEL } from "../rooms/review/categories";
+import { describeSignal, useYMapValue } from "../rooms/shared/hooks";
 import { Markdown } from "../rooms/shared/Markdown";
+import { UnsupportedStageKind } from "../rooms/shared/UnsupportedStageKind";
 import type { LoggedEvent } from "../ws/events.gen";
 import { buildTimeline, countAt, formatOffset, inFeed, ReplayDocs, type Timeline, type TimelineEvent } from "./engine";
 
 const Whiteboard = lazy(() => import("../rooms/design/Whiteboard"));
 export const SPEEDS = [0.5, 1, 2, 4, 8];
 const PAGE = 5000;
-const CATEGORY_LABEL = Object.fromEntries(REVIEW_CATEGORIES.map((c) => [c.value, c.label]));
 
 /** Every event of the stage the viewer may see, paged. */
 export async function loadAllEvents(stageId: number): Promise<LoggedEvent[]> {
@@ -53,7 +54,7 @@ export function describeEvent(e: LoggedEvent): string {
     case "answer.saved":
       return "Answer saved";
     case "review_comment":
-      return `Comment on lines ${e.lines.join("–")} · ${CATEGORY_LABEL[e.category] ?? e.category}`;
+      return `Comment on lines ${e.lines.join("–")} · ${REVIEW_CATEGORY_LABEL[e.category] ?? e.category}`;
     case "note":
       return `Coach note: ${e.text}`;
     case "integrity":
@@ -163,7 +164,7 @@ function ReviewReplay({ question, shown, comments }: { question: StageQuestion; 
                 <strong>
                   Lines {c.lines[0]}–{c.lines[1]}
                 </strong>{" "}
-                <span className="chip">{CATEGORY_LABEL[c.category] ?? c.category}</span>
+                <span className="chip">{REVIEW_CATEGORY_LABEL[c.category] ?? c.category}</span>
                 <p>{c.text}</p>
               </li>
             ))}
@@ -174,11 +175,41 @@ function ReviewReplay({ question, shown, comments }: { question: StageQuestion; 
   );
 }
 
-function Workspace({ stage, docs, generation, upTo, comments }: { stage: StageDetail; docs: ReplayDocs; generation: number; upTo: TimelineEvent[]; comments: ReviewComment[] }) {
+function DiscussionReplay({ stage, question }: ReplayViewProps) {
+  return (
+    <div className="discussion-room">
+      <article className="card">
+        <h2>{question.title}</h2>
+        <Markdown source={question.prompt ?? ""} className="small" />
+        <h3>Final answer</h3>
+        <p className="small muted">Answers are replayed as finally saved; the feed shows when each save happened.</p>
+        <pre className="prose-pre">{stage.answers.find((a) => a.question === question.id)?.text || "No answer."}</pre>
+      </article>
+    </div>
+  );
+}
+
+interface ReplayViewProps {
+  stage: StageDetail;
+  question: StageQuestion;
+  docs: ReplayDocs;
+  generation: number;
+  shownComments: Set<number>;
+  comments: ReviewComment[];
+}
+
+/** How each room of rooms/registry.tsx is played back. */
+const REPLAY_VIEWS: Record<RoomName, (props: ReplayViewProps) => React.ReactNode> = {
+  coding: (props) => (props.question.kind === "coding" ? <CodeReplay docs={props.docs} generation={props.generation} question={props.question} /> : <DiscussionReplay {...props} />),
+  design: (props) => <DesignReplay docs={props.docs} generation={props.generation} question={props.question} />,
+  review: (props) => <ReviewReplay question={props.question} shown={props.shownComments} comments={props.comments} />,
+  discussion: (props) => <DiscussionReplay {...props} />,
+};
+
+function Workspace({ stage, room, docs, generation, upTo, comments }: { stage: StageDetail; room: RoomName; docs: ReplayDocs; generation: number; upTo: TimelineEvent[]; comments: ReviewComment[] }) {
   const [questionId, setQuestionId] = useState<number | undefined>(stage.questions[0]?.id);
   const question = stage.questions.find((q) => q.id === questionId) ?? stage.questions[0];
   if (!question) return <p className="muted">This stage has no questions to replay.</p>;
-  const kind = stage.kind;
   const shownComments = new Set(upTo.flatMap(({ event }) => (event.type === "review_comment" ? [event.id] : [])));
   return (
     <div className="replay-workspace">
@@ -191,23 +222,7 @@ function Workspace({ stage, docs, generation, upTo, comments }: { stage: StageDe
           ))}
         </div>
       )}
-      {(kind === "coding" || kind === "challenge") && question.kind === "coding" ? (
-        <CodeReplay docs={docs} generation={generation} question={question} />
-      ) : kind === "design" ? (
-        <DesignReplay docs={docs} generation={generation} question={question} />
-      ) : kind === "review" ? (
-        <ReviewReplay question={question} shown={shownComments} comments={comments} />
-      ) : (
-        <div className="discussion-room">
-          <article className="card">
-            <h2>{question.title}</h2>
-            <Markdown source={question.prompt ?? ""} className="small" />
-            <h3>Final answer</h3>
-            <p className="small muted">Answers are replayed as finally saved; the feed shows when each save happened.</p>
-            <pre className="prose-pre">{stage.answers.find((a) => a.question === question.id)?.text || "No answer."}</pre>
-          </article>
-        </div>
-      )}
+      {REPLAY_VIEWS[room]({ stage, question, docs, generation, shownComments, comments })}
     </div>
   );
 }
@@ -264,7 +279,6 @@ export function ReplayPage() {
         if (stale) return;
         setStage(detail);
         setEvents(log);
-        if (detail.kind === "review") api.reviewComments(id).then((c) => !stale && setComments(c), () => undefined);
       },
       (err) => !stale && setError(err),
     );
@@ -272,6 +286,17 @@ export function ReplayPage() {
       stale = true;
     };
   }, [id]);
+
+  const { kinds, problem: kindsProblem } = useStageKinds();
+  const room = stage && kinds ? roomFor(kinds, stage.kind)?.name : undefined;
+  useEffect(() => {
+    if (room !== "review") return;
+    let stale = false;
+    api.reviewComments(id).then((c) => !stale && setComments(c), () => undefined);
+    return () => {
+      stale = true;
+    };
+  }, [id, room]);
 
   const timeline = useMemo(() => buildTimeline(events ?? []), [events]);
   const docs = useMemo(() => new ReplayDocs(timeline), [timeline]);
@@ -328,7 +353,8 @@ export function ReplayPage() {
   }, []);
 
   if (error !== undefined) return <Problem error={error} />;
-  if (!stage || !events) return <main id="main" className="room"><p className="muted">Loading the replay…</p></main>;
+  if (kindsProblem) return <Problem error={kindsProblem.error} retry={{ problem: kindsProblem, onRetry: stageKindsStore.retry }} />;
+  if (!stage || !events || !kinds) return <main id="main" className="room"><p className="muted">Loading the replay…</p></main>;
 
   const current = upTo[upTo.length - 1];
   const privateView = me.role !== "candidate";
@@ -342,7 +368,7 @@ export function ReplayPage() {
             <Link to={`/loops/${stage.loop}`}>Loop</Link> / <Link to={me.role === "candidate" ? `/stages/${stage.id}` : `/coach/stages/${stage.id}`}>{stage.title}</Link> / Replay
           </p>
           <h1>
-            Replay · {stage.title} <span className="muted small">{STAGE_KIND_LABEL[stage.kind]}</span>
+            Replay · {stage.title} <span className="muted small">{stageKindLabel(kinds, stage.kind)}</span>
           </h1>
         </div>
         <div className="room-status">
@@ -395,12 +421,14 @@ export function ReplayPage() {
         </span>
         <span className="small muted">{current ? formatTime(new Date(current.at).toISOString()) : ""}</span>
       </div>
-      {events.length === 0 ? (
+      {!room ? (
+        <UnsupportedStageKind kind={stage.kind} />
+      ) : events.length === 0 ? (
         <p className="notice">Nothing was recorded for this stage yet.</p>
       ) : (
         <div className="room-body with-side">
           <div className="room-main">
-            <Workspace stage={stage} docs={docs} generation={generation} upTo={upTo} comments={comments} />
+            <Workspace stage={stage} room={room} docs={docs} generation={generation} upTo={upTo} comments={comments} />
           </div>
           <aside className="room-side panel replay-feed" aria-label="What happened">
             <h2>

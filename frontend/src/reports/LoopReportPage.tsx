@@ -4,12 +4,12 @@ import { Link, useParams } from "react-router";
 
 import { api, type DeepDiveFeedback, type ReportStage, type ReviewScore } from "../api/client";
 import { useMe } from "../auth/session";
-import { formatDate, RECOMMENDATION_LABEL, STAGE_KIND_LABEL } from "../lib/format";
+import { formatDate, RECOMMENDATION_LABEL } from "../lib/format";
+import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
-import { REVIEW_CATEGORIES } from "../rooms/review/ReviewRoom";
+import { REVIEW_CATEGORY_LABEL } from "../rooms/review/categories";
 
-const CATEGORY_LABEL = Object.fromEntries(REVIEW_CATEGORIES.map((c) => [c.value, c.label]));
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : `${Math.round(x)}%`);
 
 function ReviewSummary({ review }: { review: ReviewScore }) {
@@ -26,7 +26,7 @@ function ReviewSummary({ review }: { review: ReviewScore }) {
           <ul className="flaws">
             {review.missed.map((f) => (
               <li key={f.id} className="flaw missed">
-                <strong>{CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
+                <strong>{REVIEW_CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
                 <p className="small">{f.explanation}</p>
               </li>
             ))}
@@ -74,6 +74,7 @@ function DeepDiveSummary({ feedback }: { feedback: DeepDiveFeedback }) {
 }
 
 function StageReport({ stage, coachView }: { stage: ReportStage; coachView: boolean }) {
+  const kindLabel = useStageKindLabel();
   const card = stage.scorecard;
   const score = card?.score;
   return (
@@ -84,7 +85,7 @@ function StageReport({ stage, coachView }: { stage: ReportStage; coachView: bool
             {stage.position}. {stage.title}
           </h3>
           <p className="small muted">
-            {STAGE_KIND_LABEL[stage.kind as keyof typeof STAGE_KIND_LABEL] ?? stage.kind} · {stage.status}
+            {kindLabel(stage.kind)} · {stage.status}
             {stage.finished_at ? ` · finished ${formatDate(stage.finished_at)}` : ""}
             {stage.coach ? ` · coach ${stage.coach}` : ""}
           </p>

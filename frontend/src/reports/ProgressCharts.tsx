@@ -2,16 +2,16 @@
 import { useState } from "react";
 
 import { api, describeError, type ProgressData } from "../api/client";
-import { STAGE_KIND_LABEL } from "../lib/format";
+import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 import { LineChart, type Series } from "./charts";
 
 const time = (at: string | null | undefined) => (at ? Date.parse(at) : 0);
 
-export function kindSeries(data: ProgressData): Series[] {
+export function kindSeries(data: ProgressData, kindLabel: (kind: string) => string): Series[] {
   return data.by_kind
     .map((k) => ({
-      name: STAGE_KIND_LABEL[k.kind as keyof typeof STAGE_KIND_LABEL] ?? k.kind,
+      name: kindLabel(k.kind),
       points: k.points.filter((p) => p.percent !== null && p.percent !== undefined).map((p) => ({ x: time(p.at), y: Number(p.percent), label: `${p.title} · ${p.loop_title}` })),
     }))
     .filter((s) => s.points.length > 0);
@@ -34,6 +34,7 @@ export function reviewSeries(data: ProgressData): Series[] {
 
 export default function ProgressCharts() {
   const progress = useAsync(() => api.myProgress(), []);
+  const kindLabel = useStageKindLabel();
   const [view, setView] = useState<"rounds" | "dimensions" | "review" | "deep">("rounds");
   if (progress.error !== undefined) return <p className="error">{describeError(progress.error)}</p>;
   if (!progress.data) return <p className="muted">Loading your scores…</p>;
@@ -64,7 +65,7 @@ export default function ProgressCharts() {
             ))}
         </div>
       </div>
-      {view === "rounds" && <LineChart label="Weighted rubric score by round, in percent" series={kindSeries(data)} yFormat={(v) => `${v}%`} />}
+      {view === "rounds" && <LineChart label="Weighted rubric score by round, in percent" series={kindSeries(data, kindLabel)} yFormat={(v) => `${v}%`} />}
       {view === "dimensions" && (
         <LineChart label="Level per rubric dimension (1–4)" series={dimensionSeries(data)} yMin={1} yMax={4} yTicks={[1, 2, 3, 4]} />
       )}

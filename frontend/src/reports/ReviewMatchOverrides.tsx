@@ -4,11 +4,11 @@ import { useState } from "react";
 
 import { api, describeError, type ReviewComment, type ReviewScore } from "../api/client";
 import { useAsync } from "../lib/useAsync";
-import { REVIEW_CATEGORIES } from "../rooms/review/ReviewRoom";
+import { REVIEW_CATEGORY_LABEL } from "../rooms/review/categories";
 
 // Looked up at render time: ReviewRoom imports this module, so its constants are not
 // initialised yet when this one is evaluated.
-const categoryLabel = (value: string) => REVIEW_CATEGORIES.find((c) => c.value === value)?.label ?? value;
+const categoryLabel = (value: string) => REVIEW_CATEGORY_LABEL[value] ?? value;
 const AUTO = "auto";
 const NONE = "none";
 

@@ -1,7 +1,10 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import { MemoryRouter, Route, Routes } from "react-router";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { api } from "../api/client";
+import { stageKindsStore } from "../lib/stageKinds";
+import { STAGE_KINDS_FIXTURE } from "../lib/stageKindsFixture";
 import type { ConnectionState } from "../ws/socket";
 import { StageRoomPage } from "./StageRoomPage";
 import type { Room } from "./shared/useStageRoom";
@@ -38,6 +41,12 @@ function renderRoom(connection: ConnectionState) {
     </MemoryRouter>,
   );
 }
+
+// The room waits for the served stage kinds; have them here before the first render.
+beforeEach(async () => {
+  vi.spyOn(api, "stageKinds").mockResolvedValue(STAGE_KINDS_FIXTURE);
+  await stageKindsStore.load();
+});
 
 afterEach(cleanup);
 

@@ -3,62 +3,13 @@ import { Link, useParams } from "react-router";
 
 import { api, describeError } from "../api/client";
 import { useMe } from "../auth/session";
-import { STAGE_KIND_LABEL } from "../lib/format";
-import { Problem } from "../pages/Problem";
-import { CodingWorkspace } from "./coding/CodingWorkspace";
-import { DesignWorkspace } from "./design/DesignRoom";
-import { DiscussionWorkspace } from "./discussion/DiscussionRoom";
-import { ReviewWorkspace } from "./review/ReviewRoom";
+import type { StageKinds } from "../lib/stageKinds";
 import { useIntegritySignals } from "./shared/hooks";
-import { type Room, roomActive, useStageRoom } from "./shared/useStageRoom";
-import { ChatPanel, ConnectionBadge, Countdown, FollowUpBanners, RoomNotices } from "./shared/widgets";
+import { RoomLoader, RoomShell } from "./shared/RoomShell";
+import { type Room, roomActive } from "./shared/useStageRoom";
+import { ChatPanel, FollowUpBanners } from "./shared/widgets";
 
-/** Kinds whose chat sits in a column of its own; the others fold it into their layout. */
-const SIDE_CHAT = new Set(["screen", "hm_call", "deep_dive", "values"]);
-
-export function Workspace({ room, editable, side }: { room: Room; editable: boolean; side?: React.ReactNode }) {
-  switch (room.stage.kind) {
-    case "challenge":
-    case "coding":
-      return <CodingWorkspace room={room} editable={editable} side={side} />;
-    case "design":
-      return <DesignWorkspace room={room} editable={editable} side={side} />;
-    case "review":
-      return <ReviewWorkspace room={room} editable={editable} side={side} />;
-    default:
-      return <DiscussionWorkspace room={room} editable={editable} />;
-  }
-}
-
-export function RoomHeader({ room, children }: { room: Room; children?: React.ReactNode }) {
-  const stage = room.stage;
-  const others = room.presence.filter((p) => p.user !== stage.candidate);
-  return (
-    <div className="room-header">
-      <div className="room-title">
-        <p className="crumbs">
-          <Link to={`/loops/${stage.loop}`}>Loop</Link> / {STAGE_KIND_LABEL[stage.kind]}
-        </p>
-        <h1>{stage.title}</h1>
-      </div>
-      <div className="room-status">
-        <span className={`badge status-${stage.status} ${room.refused ? "stale" : ""}`} data-testid="stage-status">
-          {stage.status}
-        </span>
-        {stage.coach ? (
-          <span className="small muted">coach {stage.coach}{others.some((p) => p.user === stage.coach) ? " · here" : ""}</span>
-        ) : stage.coach_requested ? (
-          <span className="small muted">waiting for a coach</span>
-        ) : null}
-        <Countdown timer={room.timer} stale={room.refused} />
-        <ConnectionBadge state={room.connection} />
-        {children}
-      </div>
-    </div>
-  );
-}
-
-function CandidateRoom({ room }: { room: Room }) {
+function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
   const me = useMe();
   const stage = room.stage;
   const isOwner = stage.candidate === me.username;
@@ -83,65 +34,79 @@ function CandidateRoom({ room }: { room: Room }) {
   }
 
   const liveEvents = room.events.filter((e) => (e.seq ?? 0) > room.syncedSeq);
-  const showChat = stage.kind !== "challenge";
-  const chat = showChat ? <ChatPanel stageId={stage.id} events={room.events} me={me.username} closed={stage.status === "done" || room.refused} /> : null;
+  const actions = (
+    <>
+      {isOwner && active && (
+        <button type="button" className="secondary small" onClick={() => void act("finish")} disabled={busy}>
+          Finish stage
+        </button>
+      )}
+      {stage.status === "done" && !room.refused && (
+        <>
+          <Link className="button secondary small" to={`/stages/${stage.id}/scorecard`}>
+            Scorecard
+          </Link>
+          <Link className="button secondary small" to={`/stages/${stage.id}/replay`}>
+            Replay
+          </Link>
+        </>
+      )}
+    </>
+  );
 
-  return (
-    <main id="main" className={`room ${room.refused ? "room-inert" : ""}`} data-testid="stage-room">
-      <RoomHeader room={room}>
-        {isOwner && active && (
-          <button type="button" className="secondary small" onClick={() => void act("finish")} disabled={busy}>
-            Finish stage
-          </button>
-        )}
-        {stage.status === "done" && !room.refused && (
-          <>
-            <Link className="button secondary small" to={`/stages/${stage.id}/scorecard`}>
-              Scorecard
-            </Link>
-            <Link className="button secondary small" to={`/stages/${stage.id}/replay`}>
-              Replay
-            </Link>
-          </>
-        )}
-      </RoomHeader>
+  const notices = (
+    <>
       {error && (
         <p className="error" role="alert">
           {error}
         </p>
       )}
-      <RoomNotices room={room} />
       {room.lastError && <p className="notice small">{room.lastError}</p>}
       <FollowUpBanners events={liveEvents} />
-      {stage.status === "pending" ? (
-        <section className="card narrow start-card">
-          <h2>Ready when you are</h2>
-          <p>
-            This stage takes {stage.minutes} minutes. The clock starts when you press start and keeps running on the
-            server — reloading or losing the connection does not stop it.
-          </p>
-          {isOwner && !room.refused && (
-            <button type="button" className="primary" onClick={() => void act("start")} disabled={busy}>
-              Start the clock
-            </button>
-          )}
-        </section>
-      ) : (
-        <div className={`room-body ${SIDE_CHAT.has(stage.kind) ? "with-side" : ""}`}>
-          <Workspace room={room} editable={isOwner} side={SIDE_CHAT.has(stage.kind) ? undefined : chat} />
-          {SIDE_CHAT.has(stage.kind) && <aside className="room-side">{chat}</aside>}
-        </div>
-      )}
-    </main>
+    </>
+  );
+
+  return (
+    <RoomShell room={room} kinds={kinds} testId="stage-room" actions={actions} notices={notices}>
+      {(spec, view) => {
+        if (stage.status === "pending") {
+          return (
+            <section className="card narrow start-card">
+              <h2>Ready when you are</h2>
+              <p>
+                This stage takes {stage.minutes} minutes. The clock starts when you press start and keeps running on the
+                server — reloading or losing the connection does not stop it.
+              </p>
+              {isOwner && !room.refused && (
+                <button type="button" className="primary" onClick={() => void act("start")} disabled={busy}>
+                  Start the clock
+                </button>
+              )}
+            </section>
+          );
+        }
+        // Only live rounds have a chat (the async challenge has none); discussion rooms give
+        // it a column of its own, the others place it in their layout.
+        const chat = spec.live ? (
+          <ChatPanel stageId={stage.id} events={room.events} me={me.username} closed={stage.status === "done" || room.refused} />
+        ) : null;
+        return (
+          <div className={`room-body ${view.sideChat ? "with-side" : ""}`}>
+            <view.Workspace room={room} editable={isOwner} side={view.sideChat ? undefined : chat} />
+            {view.sideChat && <aside className="room-side">{chat}</aside>}
+          </div>
+        );
+      }}
+    </RoomShell>
   );
 }
 
 export function StageRoomPage() {
   const { stageId } = useParams();
   const me = useMe();
-  const id = Number(stageId);
-  const { room, problem, retry } = useStageRoom(id, me.role === "candidate");
-  if (room) return <CandidateRoom room={room} />;
-  if (problem) return <Problem error={problem.error} retry={{ problem, onRetry: retry }} />;
-  return <main id="main" className="room"><p className="muted">Loading the room…</p></main>;
+  return (
+    <RoomLoader stageId={Number(stageId)} editable={me.role === "candidate"}>
+      {(room, kinds) => <CandidateRoom room={room} kinds={kinds} />}
+    </RoomLoader>
+  );
 }

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } fr
 
 import { api, ApiError, NetworkError, type StageDetail } from "../api/client";
 import { CoachRoomPage } from "../coach/CoachRoom";
+import { STAGE_KINDS_FIXTURE } from "../lib/stageKindsFixture";
 import { FakeSocket } from "../ws/fakeSocket";
 import { StageRoomPage } from "./StageRoomPage";
 
@@ -97,6 +98,7 @@ beforeEach(() => {
   vi.stubGlobal("WebSocket", FakeSocket);
   me.current = { id: 1, username: "grace", role: "candidate" };
   stageApi = vi.spyOn(api, "stage").mockResolvedValue(stageFixture());
+  vi.spyOn(api, "stageKinds").mockResolvedValue(STAGE_KINDS_FIXTURE);
   vi.spyOn(api, "stageDocuments").mockResolvedValue({ last_seq: 0, documents: [] });
   vi.spyOn(api, "stageSubmissions").mockResolvedValue([]);
   vi.spyOn(api, "notes").mockResolvedValue([]);

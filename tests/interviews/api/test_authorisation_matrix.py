@@ -101,6 +101,7 @@ CASES = [
     Case(
         "loop-templates", "get", lambda w: f"{API}/loop-templates/", (401, 200, 200, 200, 200, 200)
     ),
+    Case("stage-kinds", "get", lambda w: f"{API}/stage-kinds/", (401, 200, 200, 200, 200, 200)),
     Case("loops-list", "get", lambda w: f"{API}/loops/", (401, 200, 200, 200, 200, 200)),
     Case(
         "loops-start",
@@ -376,12 +377,24 @@ def test_every_route_and_method_is_in_the_matrix(world: World):
         loops,
         questions,
         reports,
+        stage_kinds,
         stages,
         submissions,
     )
 
     offered = set()
-    for module in (accounts, bank_io, coach, loops, questions, reports, stages, submissions):
+    modules = (
+        accounts,
+        bank_io,
+        coach,
+        loops,
+        questions,
+        reports,
+        stage_kinds,
+        stages,
+        submissions,
+    )
+    for module in modules:
         for pattern in module.urlpatterns:
             view = pattern.callback.view_class
             for method in ("get", "post", "put", "patch", "delete"):

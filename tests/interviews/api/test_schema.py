@@ -8,6 +8,7 @@ from drf_spectacular.generators import SchemaGenerator
 PRACTICE_MODULES = [
     "interviews/api/accounts.py",
     "interviews/api/loops.py",
+    "interviews/api/stage_kinds.py",
     "interviews/api/stages.py",
     "interviews/api/coach.py",
     "interviews/api/submissions.py",
@@ -33,6 +34,7 @@ def test_schema_covers_the_practice_api_without_warnings(as_user):
         ("/api/v1/stages/{stage_id}/scorecard/", "put"),
         ("/api/v1/submissions/", "post"),
         ("/api/v1/coach/queue/", "get"),
+        ("/api/v1/stage-kinds/", "get"),
     ]:
         assert method in paths[path], path
     assert "202" in paths["/api/v1/submissions/"]["post"]["responses"]

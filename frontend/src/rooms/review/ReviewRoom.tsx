@@ -13,20 +13,8 @@ import { useAsync } from "../../lib/useAsync";
 import { ReviewMatchOverrides } from "../../reports/ReviewMatchOverrides";
 import { Markdown } from "../shared/Markdown";
 import { type Room, roomActive } from "../shared/useStageRoom";
+import { REVIEW_CATEGORIES, REVIEW_CATEGORY_LABEL } from "./categories";
 
-export const REVIEW_CATEGORIES: { value: ReviewCategory; label: string }[] = [
-  { value: "spof", label: "Single point of failure" },
-  { value: "timeouts", label: "Timeouts / synchronous calls" },
-  { value: "gpu-memory", label: "GPU memory / KV cache" },
-  { value: "prefill-decode", label: "Prefill vs decode" },
-  { value: "concurrency", label: "Concurrency / deadlock" },
-  { value: "consistency", label: "Consistency / split-brain" },
-  { value: "idempotency", label: "Idempotency" },
-  { value: "observability", label: "Observability / metrics" },
-  { value: "security", label: "Security" },
-  { value: "other", label: "Other" },
-];
-const CATEGORY_LABEL = Object.fromEntries(REVIEW_CATEGORIES.map((c) => [c.value, c.label]));
 
 export type LineRange = [number, number];
 
@@ -60,7 +48,7 @@ function ScoreView({ score, overrides }: { score: ReviewScore; overrides?: React
       <ul className="flaws">
         {score.matched.map((f, i) => (
           <li key={i} className="flaw found">
-            <strong>{CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
+            <strong>{REVIEW_CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
             <p>{f.explanation}</p>
           </li>
         ))}
@@ -69,7 +57,7 @@ function ScoreView({ score, overrides }: { score: ReviewScore; overrides?: React
       <ul className="flaws">
         {score.missed.map((f, i) => (
           <li key={i} className="flaw missed">
-            <strong>{CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
+            <strong>{REVIEW_CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
             <p>{f.explanation}</p>
           </li>
         ))}
@@ -193,7 +181,7 @@ function DocReview({
                 <button type="button" className="link" onClick={() => setRange([c.lines[0]!, c.lines[1]!])}>
                   Lines {c.lines[0]}–{c.lines[1]}
                 </button>{" "}
-                <span className="chip">{CATEGORY_LABEL[c.category] ?? c.category}</span>
+                <span className="chip">{REVIEW_CATEGORY_LABEL[c.category] ?? c.category}</span>
                 <p>{c.text}</p>
               </li>
             ))}

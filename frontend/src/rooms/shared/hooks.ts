@@ -2,6 +2,7 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import type * as Y from "yjs";
 
 import type { StageSocket } from "../../ws/socket";
+import type { IntegrityEvent } from "../../ws/events.gen";
 
 export const LARGE_PASTE_CHARS = 200;
 
@@ -61,6 +62,11 @@ export function useIntegritySignals(socket: StageSocket | null, enabled: boolean
       window.removeEventListener("focus", onFocus);
     };
   }, [socket, enabled]);
+}
+
+/** An integrity signal as the coach's log and the replay word it. */
+export function describeSignal(e: IntegrityEvent): string {
+  return e.kind === "paste" ? `Pasted ${e.chars} characters` : `Left the tab for ${Math.round(e.ms / 1000)} s`;
 }
 
 /** Ctrl/Cmd+Enter and Ctrl/Cmd+Shift+Enter, anywhere in the room (the editor too). */
