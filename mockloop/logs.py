@@ -84,7 +84,11 @@ def _is_idle_result(text: str) -> bool:
 
 
 def quiet_idle_periodic_tasks(task_names: set[str]) -> None:
-    """Install the filter on the three Celery loggers that write those lines."""
+    """Install the filter on the three Celery loggers that write those lines (replacing
+    one installed before, so calling this again does not stack filters)."""
     task_filter = IdlePeriodicTaskFilter(task_names)
     for name in ("celery.beat", "celery.worker.strategy", "celery.app.trace"):
-        logging.getLogger(name).addFilter(task_filter)
+        logger = logging.getLogger(name)
+        for old in [f for f in logger.filters if isinstance(f, IdlePeriodicTaskFilter)]:
+            logger.removeFilter(old)
+        logger.addFilter(task_filter)
