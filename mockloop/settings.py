@@ -162,6 +162,9 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "interviews.api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "submissions": env("THROTTLE_SUBMISSIONS", "30/min"),
+        # submits of one part of one question per user: each shows a verdict per hidden
+        # test, so rapid repeats are how hidden inputs get probed
+        "submit_part": env("THROTTLE_SUBMIT_PART", "5/min"),
         "login": env("THROTTLE_LOGIN", "20/min"),
         "follow_ups": env("THROTTLE_FOLLOW_UPS", "60/min"),
         "chat": env("THROTTLE_CHAT", "120/min"),

@@ -29,7 +29,16 @@ from .signals import part_passed
 logger = logging.getLogger(__name__)
 
 STORED_TEXT_CAP = 16 * 1024
-RESULT_FIELDS = ("status", "verdict", "passed", "total", "compile_output", "finished_at")
+RESULT_FIELDS = (
+    "status",
+    "verdict",
+    "passed",
+    "total",
+    "max_time_ms",
+    "max_memory_kb",
+    "compile_output",
+    "finished_at",
+)
 
 
 @dataclass
@@ -126,6 +135,8 @@ def submission_record_result(
     submission.verdict = result.verdict
     submission.passed = result.passed
     submission.total = result.total
+    submission.max_time_ms = max((t.time_ms for t in result.tests), default=0)
+    submission.max_memory_kb = max((t.memory_kb for t in result.tests), default=0)
     submission.compile_output = _cap(result.compile_output)
     submission.finished_at = timezone.now()
     # One UPDATE both checks the claim and stores the verdict (per-job DB work is part of

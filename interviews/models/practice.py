@@ -149,6 +149,10 @@ class Submission(models.Model):
     verdict = models.CharField(max_length=16, blank=True)
     passed = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
+    # The largest CPU time and peak memory of any of its tests: the only resource figures
+    # a submit shows (one per part, not one per hidden test, which could encode its input)
+    max_time_ms = models.PositiveIntegerField(default=0)
+    max_memory_kb = models.PositiveIntegerField(default=0)
     compile_output = models.TextField(blank=True)
     error = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
@@ -175,6 +179,8 @@ class TestResult(models.Model):
     index = models.PositiveIntegerField()
     hidden = models.BooleanField(default=False)
     verdict = models.CharField(max_length=16)
+    # Exact figures, for staff (the Django admin) only: the API never shows them for a
+    # hidden test (see TestResultOutSerializer)
     time_ms = models.PositiveIntegerField(default=0)
     memory_kb = models.PositiveIntegerField(default=0)
     exit_signal = models.CharField(max_length=16, blank=True, help_text="e.g. SIGSEGV")

@@ -50,6 +50,15 @@ export function OutputDiff({ expected, output }: { expected: string; output: str
   );
 }
 
+/** Hidden tests carry no figures (one per test could encode its input): "—". */
+function formatMs(ms: number | null | undefined): string {
+  return ms === null || ms === undefined ? "—" : `${ms} ms`;
+}
+
+function formatKb(kb: number | null | undefined): string {
+  return kb === null || kb === undefined ? "—" : `${Math.round(kb / 102.4) / 10} MB`;
+}
+
 function TestRow({ test }: { test: TestResult }) {
   const detailed = test.input !== undefined;
   return (
@@ -60,8 +69,8 @@ function TestRow({ test }: { test: TestResult }) {
         <td>
           <VerdictBadge verdict={test.verdict} status="done" />
         </td>
-        <td className="num">{test.time_ms} ms</td>
-        <td className="num">{Math.round(test.memory_kb / 102.4) / 10} MB</td>
+        <td className="num">{formatMs(test.time_ms)}</td>
+        <td className="num">{formatKb(test.memory_kb)}</td>
       </tr>
       {detailed && (
         <tr className="test-detail">
@@ -104,6 +113,11 @@ export function SubmissionResult({ row }: { row: SubmissionRow }) {
         {isFinal(row.status) && row.total > 0 && (
           <span className="muted small">
             {row.passed}/{row.total} passed
+          </span>
+        )}
+        {detail && isFinal(detail.status ?? "") && detail.tests.some((t) => t.hidden) && (
+          <span className="muted small" data-testid="submission-max">
+            max {formatMs(detail.max_time_ms)} · {formatKb(detail.max_memory_kb)}
           </span>
         )}
       </div>
