@@ -87,7 +87,7 @@ class StageSubmissionsApi(PracticeApi):
         ],
         responses={200: SubmissionOutSerializer(many=True)},
         description="The stage's submissions, newest first, as `GET /submissions/{id}/` "
-        "shows each (hidden tests: index, verdict, time and memory only). The candidate, "
+        "shows each (hidden tests: index and verdict only). The candidate, "
         "the stage's coach and admins; a room loads its verdict table from it.",
     )
     def get(self, request: Request, stage_id: int) -> Response:

@@ -600,7 +600,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The stage's submissions, newest first, as `GET /submissions/{id}/` shows each (hidden tests: index, verdict, time and memory only). The candidate, the stage's coach and admins; a room loads its verdict table from it. */
+        /** @description The stage's submissions, newest first, as `GET /submissions/{id}/` shows each (hidden tests: index and verdict only). The candidate, the stage's coach and admins; a room loads its verdict table from it. */
         get: operations["v1_stages_submissions_list"];
         put?: never;
         post?: never;
