@@ -198,6 +198,11 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Every task has a soft time limit (SoftTimeLimitExceeded: the task ends its job cleanly,
+# e.g. a submission as internal_error) and a hard one (the child process is killed).
+# The judging tasks set their own (interviews.judging.tasks): a job may run many tests.
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 120)
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", CELERY_TASK_SOFT_TIME_LIMIT + 30)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # A job whose worker died unacked is handed out again after the visibility timeout; sweep
 # for such jobs every few seconds (kombu's default sweep runs only every ~100 s).
@@ -209,6 +214,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 
 # A judge claims a submission for this long; a crashed worker's job is re-judged after it.
 JUDGE_LEASE_SECONDS = env_int("JUDGE_LEASE_SECONDS", 120)
+# Judging one submission (compile + every test) may take this long before it is ended
+# as internal_error; the hard limit kills the worker's child 30 s later.
+JUDGE_SOFT_TIME_LIMIT_SECONDS = env_int("JUDGE_SOFT_TIME_LIMIT_SECONDS", 600)
 
 SANDBOX = {
     "IMAGE_PREFIX": env("SANDBOX_IMAGE_PREFIX", "mockloop-runner"),

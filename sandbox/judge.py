@@ -51,7 +51,13 @@ VERDICTS = (
 )
 CHECKERS = ("exact", "tokens", "float:EPS", "unordered-lines")
 
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|infinity|nan)", re.I)
+# A number token, matched in time linear in its length: every quantifier is possessive
+# (no backtracking), and no two of them can take the same characters. The old
+# `\d+\.?\d*` could split a run of digits between `\d+` and `\d*` in n ways and tried
+# each of them on a failing token: quadratic (`"1" * 8000 + "x"`: seconds; 8 MB: months).
+_NUMBER = re.compile(
+    r"[+-]?+(?:\d++(?:\.\d*+)?+|\.\d++)(?:[eE][+-]?+\d++)?+|[+-]?+(?:inf|infinity|nan)", re.I
+)
 _MEMORY_MESSAGES = (
     b"MemoryError",  # Python: an allocation the kernel refused outright
     b"JavaScript heap out of memory",  # Node: --max-old-space-size reached
@@ -195,16 +201,25 @@ def _json_equal(got: Any, want: Any, eps: float | None, path: str) -> str | None
 
 
 def check_function(checker: str, output: str, expected: Any) -> CheckResult:
+    """A program's return value (JSON text) against the expected value. Never raises for
+    what the program wrote: JSON nested deeper than the parser or the comparison can
+    recurse (`"[" * 200000` made `json.loads` raise RecursionError and left a submission
+    `running`) is a wrong answer like any other bad value."""
     kind, eps = parse_checker(checker)
     try:
         got = json.loads(output)
+    except RecursionError:
+        return CheckResult(False, "the return value is nested too deeply")
     except ValueError:
         return CheckResult(False, f"the return value is not JSON: {_clip(output.strip())}")
     tolerance = eps if kind == "float" else None
-    if kind == "unordered-lines" and isinstance(got, list) and isinstance(expected, list):
-        key = lambda v: json.dumps(v, sort_keys=True)  # noqa: E731
-        got, expected = sorted(got, key=key), sorted(expected, key=key)
-    diff = _json_equal(got, expected, tolerance, "$")
+    try:
+        if kind == "unordered-lines" and isinstance(got, list) and isinstance(expected, list):
+            key = lambda v: json.dumps(v, sort_keys=True)  # noqa: E731
+            got, expected = sorted(got, key=key), sorted(expected, key=key)
+        diff = _json_equal(got, expected, tolerance, "$")
+    except RecursionError:
+        return CheckResult(False, "the return value is nested too deeply to compare")
     return CheckResult(diff is None, diff or "")
 
 

@@ -205,6 +205,34 @@ def submission_defer(*, submission_id: int, error: str = SANDBOX_DOWN_MESSAGE) -
     )
 
 
+JUDGE_FAILED_MESSAGE = "The judge failed on this submission, so it has no verdict: {reason}"
+
+
+@transaction.atomic
+def submission_fail(*, submission_id: int, reason: str) -> bool:
+    """End a submission that cannot be judged (the judge itself failed, or it ran past its
+    time limit) as `internal_error` with a message, for good: never left `running`, not
+    re-judged by the sweep. False if it was already finished."""
+    submission = Submission.objects.select_for_update().filter(pk=submission_id).first()
+    if submission is None or submission.status not in (
+        Submission.Status.QUEUED,
+        Submission.Status.RUNNING,
+    ):
+        return False
+    submission.status = Submission.Status.ERROR
+    submission.verdict = "internal_error"
+    submission.error = JUDGE_FAILED_MESSAGE.format(reason=reason)[:2000]
+    submission.finished_at = timezone.now()
+    submission.requeue_at = None
+    submission.save(update_fields=["status", "verdict", "error", "finished_at", "requeue_at"])
+    emit(
+        submission.stage_id,
+        "submission.status",
+        {**submission_status_payload(submission), "message": submission.error},
+    )
+    return True
+
+
 @dataclass
 class Requeue:
     """What one sweep handed back to the judge (the task sends these ids)."""
