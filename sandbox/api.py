@@ -319,7 +319,14 @@ def run_tests(
         elif kind == "test":
             index = int(frame.header["index"])
             if 0 <= index < len(tests) and index not in results:
-                results[index] = judge_test(job, tests[index], frame, display_cap)
+                try:
+                    results[index] = judge_test(job, tests[index], frame, display_cap)
+                except Exception as exc:  # noqa: BLE001 - a judge bug must not lose the job
+                    results[index] = TestResult(
+                        index=index,
+                        verdict=judge.INTERNAL_ERROR,
+                        message=f"the judge failed on this test ({type(exc).__name__})",
+                    )
                 if on_test is not None:
                     on_test(results[index])
 

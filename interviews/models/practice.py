@@ -156,6 +156,17 @@ class Submission(models.Model):
     compile_output = models.TextField(blank=True)
     error = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
+    leased_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="While running: the worker judging it holds it until then (renewed as its "
+        "tests finish); past it, the judge is presumed dead.",
+    )
+    expired_leases = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="How often a worker stopped judging it mid-way (re-judged once, then "
+        "internal_error).",
+    )
     requeue_at = models.DateTimeField(
         null=True,
         blank=True,

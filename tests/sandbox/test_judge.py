@@ -282,3 +282,25 @@ def test_deep_but_equal_json_is_accepted():
     for _ in range(899):
         expected = [expected]
     assert judge.check_function("exact", deep, expected).ok is True
+
+
+def test_a_judge_failure_on_one_test_is_that_tests_internal_error(monkeypatch):
+    """Result handling never loses the job: a checker bug becomes internal_error."""
+    from sandbox import api
+    from sandbox.engine import RawRun
+
+    class OneFrameEngine:
+        def run(self, profile, payload, *, on_frame, **kwargs):
+            frames = [Frame({"type": "hello"}), Frame({"type": "test", "index": 0}, [b"", b""])]
+            for frame in frames:
+                on_frame(frame)
+            return RawRun(frames=frames, finished=True)
+
+    def broken(*args, **kwargs):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(api, "judge_test", broken)
+    monkeypatch.setattr(api, "_image", lambda language: "runner")
+    result = api.run_tests(Job(language="python", code=""), [Test("")], engine=OneFrameEngine())
+    assert result.verdict == judge.INTERNAL_ERROR
+    assert "RecursionError" in result.tests[0].message
