@@ -198,6 +198,8 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The queue tasks go to and a worker started without -Q consumes (e.g. a test's own)
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", "celery")
 # Every task has a soft time limit (SoftTimeLimitExceeded: the task ends its job cleanly,
 # e.g. a submission as internal_error) and a hard one (the child process is killed).
 # The judging tasks set their own (interviews.judging.tasks): a job may run many tests.
@@ -217,6 +219,9 @@ JUDGE_LEASE_SECONDS = env_int("JUDGE_LEASE_SECONDS", 120)
 # Judging one submission (compile + every test) may take this long before it is ended
 # as internal_error; the hard limit kills the worker's child 30 s later.
 JUDGE_SOFT_TIME_LIMIT_SECONDS = env_int("JUDGE_SOFT_TIME_LIMIT_SECONDS", 600)
+# A candidate's submissions queued or running at once (more: 429); the deadline's
+# auto-submit is never refused.
+JUDGE_MAX_IN_FLIGHT_PER_USER = env_int("JUDGE_MAX_IN_FLIGHT_PER_USER", 2)
 
 SANDBOX = {
     "IMAGE_PREFIX": env("SANDBOX_IMAGE_PREFIX", "mockloop-runner"),

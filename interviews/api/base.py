@@ -95,6 +95,8 @@ def to_api_error(exc: domain.DomainError) -> exceptions.APIException:
         return PayloadTooLarge(exc.message)
     if isinstance(exc, domain.StateConflict):
         return Conflict(exc.message)
+    if isinstance(exc, domain.TooBusy):
+        return exceptions.Throttled(wait=exc.retry_after_s, detail=exc.message)
     return exceptions.APIException(exc.message)
 
 

@@ -33,7 +33,7 @@ from interviews.models import (
     TestCase,
     TestResult,
 )
-from interviews.selectors import time_remaining_ms
+from interviews.selectors import submission_queue_position, time_remaining_ms
 
 
 class UsernameField(serializers.CharField):
@@ -320,6 +320,12 @@ class TestResultOutSerializer(serializers.Serializer):
 
 class SubmissionOutSerializer(serializers.ModelSerializer):
     tests = TestResultOutSerializer(many=True, read_only=True)
+    queue_position = serializers.SerializerMethodField(
+        help_text="While queued: its place in the judge's queue (1: next); else null."
+    )
+
+    def get_queue_position(self, obj: Submission) -> int | None:
+        return submission_queue_position(obj)
 
     class Meta:
         model = Submission
@@ -339,6 +345,7 @@ class SubmissionOutSerializer(serializers.ModelSerializer):
             "total",
             "max_time_ms",
             "max_memory_kb",
+            "queue_position",
             "compile_output",
             "created_at",
             "started_at",
@@ -348,9 +355,16 @@ class SubmissionOutSerializer(serializers.ModelSerializer):
 
 
 class SubmissionQueuedSerializer(serializers.ModelSerializer):
+    queue_position = serializers.SerializerMethodField(
+        help_text="Its place in the judge's queue (1: next)."
+    )
+
+    def get_queue_position(self, obj: Submission) -> int | None:
+        return submission_queue_position(obj)
+
     class Meta:
         model = Submission
-        fields = ["id", "status"]
+        fields = ["id", "status", "queue_position"]
 
 
 # --- reviews, notes, scorecards, events --------------------------------------------------

@@ -14,6 +14,7 @@ from celery.signals import worker_process_shutdown, worker_ready
 from django.conf import settings
 
 import sandbox
+from interviews.models import Submission
 from mockloop.logs import bind_log_context, log_context_var
 
 from .submissions import (
@@ -34,11 +35,20 @@ from .verification import (
 logger = logging.getLogger(__name__)
 
 
+# Message priorities on the Redis broker (kombu emulates them with one list per step and
+# takes from the lowest step first): a run on the samples is someone waiting at the
+# editor, so it goes ahead of submits of the hidden tests, however many are queued.
+RUN_PRIORITY = 0
+SUBMIT_PRIORITY = 6
+
+
 def queue_judging(submission_id: int) -> None:
-    """Hand the submission to the judge. If the broker is unreachable the row stays
-    queued and the requeue sweep (beat) sends it again later."""
+    """Hand the submission to the judge, runs ahead of submits. If the broker is
+    unreachable the row stays queued and the requeue sweep (beat) sends it again later."""
+    mode = Submission.objects.filter(pk=submission_id).values_list("mode", flat=True).first()
+    priority = RUN_PRIORITY if mode == Submission.Mode.RUN else SUBMIT_PRIORITY
     try:
-        judge_submission.delay(submission_id)
+        judge_submission.apply_async((submission_id,), priority=priority)
     except Exception:  # broker down: the row is the record; the sweep re-sends it
         logger.exception("could not queue submission %s for judging", submission_id)
 

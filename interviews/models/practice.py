@@ -179,7 +179,11 @@ class Submission(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["stage", "question", "part", "mode"])]
+        indexes = [
+            models.Index(fields=["stage", "question", "part", "mode"]),
+            # the judge's queue: queue positions, the requeue sweep, in-flight counts
+            models.Index(fields=["status", "created_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"submission {self.pk} ({self.mode}, {self.status})"

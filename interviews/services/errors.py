@@ -44,3 +44,11 @@ class TooLarge(DomainError):
     """A payload is over its limit (→ 413)."""
 
     default_message = "Too large."
+
+
+class TooBusy(DomainError):
+    """The actor already has as much work waiting as anyone may; try again once some of it
+    is done (→ 429 with Retry-After)."""
+
+    default_message = "Too much is waiting already; try again in a moment."
+    retry_after_s = 5

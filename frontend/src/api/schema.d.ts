@@ -1836,6 +1836,8 @@ export interface components {
             max_time_ms?: number;
             /** Format: int64 */
             max_memory_kb?: number;
+            /** @description While queued: its place in the judge's queue (1: next); else null. */
+            readonly queue_position: number | null;
             compile_output?: string;
             /** Format: date-time */
             readonly created_at: string;
@@ -1848,6 +1850,8 @@ export interface components {
         SubmissionQueued: {
             readonly id: number;
             status?: components["schemas"]["SubmissionStatusEnum"];
+            /** @description Its place in the judge's queue (1: next). */
+            readonly queue_position: number | null;
         };
         /**
          * @description * `queued` - Queued

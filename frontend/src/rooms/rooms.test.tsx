@@ -39,6 +39,14 @@ describe("verdict table", () => {
     expect(screen.getByText("waste 2")).toBeTruthy();
   });
 
+  it("shows a queued submission's place in the judge's queue", () => {
+    render(<VerdictTable rows={[row({ id: 4, status: "queued", verdict: "", position: 3 })]} />);
+    expect(screen.getByText("queued (position 3)…")).toBeTruthy();
+    cleanup();
+    render(<VerdictTable rows={[row({ id: 4, status: "running", verdict: "", position: null })]} />);
+    expect(screen.getByText("running…")).toBeTruthy();
+  });
+
   it("shows no figure per hidden test, only the submit's maximum", () => {
     const detail = {
       id: 3,

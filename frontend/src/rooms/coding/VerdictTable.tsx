@@ -2,9 +2,10 @@ import type { TestResult } from "../../api/client";
 import { verdictLabel } from "../../lib/format";
 import { isFinal, type SubmissionRow } from "./useSubmissions";
 
-export function VerdictBadge({ verdict, status }: { verdict: string; status: string }) {
+export function VerdictBadge({ verdict, status, position }: { verdict: string; status: string; position?: number | null }) {
   if (!isFinal(status)) {
-    return <span className="verdict verdict-pending">{status === "running" ? "running…" : "queued…"}</span>;
+    const queued = position ? `queued (position ${position})…` : "queued…";
+    return <span className="verdict verdict-pending">{status === "running" ? "running…" : queued}</span>;
   }
   const v = verdict || (status === "error" ? "internal_error" : "");
   return (
@@ -109,7 +110,7 @@ export function SubmissionResult({ row }: { row: SubmissionRow }) {
         <strong>
           {row.mode === "run" ? "Run" : "Submit"} #{row.id} · part {row.part}
         </strong>
-        <VerdictBadge verdict={row.verdict} status={row.status} />
+        <VerdictBadge verdict={row.verdict} status={row.status} position={row.position} />
         {isFinal(row.status) && row.total > 0 && (
           <span className="muted small">
             {row.passed}/{row.total} passed
