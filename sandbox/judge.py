@@ -18,7 +18,8 @@ Per-test verdict precedence (the first that applies): internal_error, output_lim
 memory_limit, time_limit, runtime_error, then the checker (accepted / wrong_answer).
 The job's verdict is compile_error if compilation failed, internal_error if any test
 had one (the result is not trustworthy: retry), else the first non-accepted test verdict
-in test order, else accepted.
+in test order, else accepted. ``skipped``: not run, because an earlier test of the job
+hit its time or memory limit (fail fast); it always follows that test's own verdict.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ RUNTIME_ERROR = "runtime_error"
 COMPILE_ERROR = "compile_error"
 OUTPUT_LIMIT = "output_limit"
 INTERNAL_ERROR = "internal_error"
+SKIPPED = "skipped"
 VERDICTS = (
     ACCEPTED,
     WRONG_ANSWER,
@@ -48,6 +50,7 @@ VERDICTS = (
     COMPILE_ERROR,
     OUTPUT_LIMIT,
     INTERNAL_ERROR,
+    SKIPPED,
 )
 CHECKERS = ("exact", "tokens", "float:EPS", "unordered-lines")
 

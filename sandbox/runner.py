@@ -13,9 +13,11 @@ Host → runner, on stdin: one line, a JSON object terminated by ``\\n``::
      "limits": {"time_ms": 2000, "wall_ms": 5000, "memory_kb": 262144,
                 "output_bytes": 8388608, "stderr_bytes": 65536,
                 "compile_ms": 20000, "compile_output_bytes": 65536},
-     "tests": ["<stdin of test 0>", ...]}
+     "fail_fast": true, "tests": ["<stdin of test 0>", ...]}
 
-For ``io: function`` each test string is the JSON array of arguments.
+With ``fail_fast``, once a test hits its time or memory limit the runner runs no more
+tests and says so with a ``skipped`` frame. For ``io: function`` each test string is
+the JSON array of arguments.
 
 Runner → host, on stdout: a sequence of frames. A frame is one JSON header line, then
 exactly the payload bytes its header announces (``*_bytes`` fields, in the order listed)::
@@ -26,6 +28,7 @@ exactly the payload bytes its header announces (``*_bytes`` fields, in the order
      "signal": n | null, "time_ms": cpu, "wall_ms": n, "memory_kb": maxrss,
      "oom_killed": bool, "wall_timeout": bool, "stdout_size": n,
      "stdout_bytes": n, "stderr_bytes": m} + stdout + stderr
+    {"type": "skipped", "from": i}               # fail fast: tests i.. were not run
     {"type": "error", "message": "..."}          # the runner itself failed
     {"type": "done"}
 
@@ -324,7 +327,9 @@ def run_process(argv, env, stdin: bytes, *, time_ms, wall_ms, memory_kb, fsize, 
     out_fd = _memfd("stdout")
     err_fd = _memfd("stderr")
     oom_before = _oom_kills()
-    cpu_s = max(1, _ceil(time_ms / 1000) + 1)
+    # RLIMIT_CPU counts whole seconds: the first one at or past the limit (a second more
+    # only made a busy loop cost that second in every test)
+    cpu_s = max(1, _ceil(time_ms / 1000))
     start = time.monotonic()
     deadline = start + wall_ms / 1000
     outcome = None
@@ -951,6 +956,33 @@ def run_job(job: dict) -> None:
         header = {"type": "test", "index": index, "status": "ok", **result}
         header.update(stdout_size=size, stdout_bytes=len(out), stderr_bytes=len(err))
         emit(header, out, err)
+        if job.get("fail_fast") and _hit_limit(result, err, limits):
+            if index + 1 < len(job["tests"]):
+                emit({"type": "skipped", "from": index + 1})
+            return
+
+
+# How a runtime says it ran out of memory (as sandbox.judge reads them): a program that
+# dies with one of these hit the memory limit as surely as one the kernel killed.
+_MEMORY_MESSAGES = (
+    b"MemoryError",
+    b"JavaScript heap out of memory",
+    b"std::bad_alloc",
+    b"fatal error: runtime: out of memory",
+)
+
+
+def _hit_limit(result: dict, stderr: bytes, limits: dict) -> bool:
+    """Did this test exceed its time or memory limit (the rest of the part can wait)?"""
+    failed = result["exit_code"] not in (0, None) or result["signal"] is not None
+    return bool(
+        result["wall_timeout"]
+        or result["time_ms"] > limits["time_ms"]
+        or result["signal"] == signal.SIGXCPU
+        or result["oom_killed"]
+        or result["memory_kb"] > limits["memory_kb"]
+        or (failed and any(m in stderr for m in _MEMORY_MESSAGES))
+    )
 
 
 def main() -> int:

@@ -153,7 +153,7 @@ def reference_job_run(job: ReferenceJob) -> ReferenceOutcome:
     for outcome, kind in zip(result.tests, job.kinds, strict=False):
         index = counters[kind]
         counters[kind] += 1
-        if outcome.verdict != "accepted":
+        if outcome.verdict not in ("accepted", "skipped"):  # skipped: after a failure
             detail = f" ({outcome.message[:200]})" if outcome.message else ""
             failures.append(
                 f"{job.language}: parts[{job.part - 1}].{kind}[{index}] {outcome.verdict}{detail}"

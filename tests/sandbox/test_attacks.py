@@ -582,3 +582,40 @@ def test_warm_pool_serves_jobs_and_is_never_reused(clean_host) -> None:
     assert first.container_id != second.container_id
     pooled = clean_host.live_containers()
     assert pooled  # refilled, with a fresh container
+
+
+@pytest.mark.parametrize(
+    ("code", "verdict"),
+    [
+        ("while True:\n    pass\n", "time_limit"),
+        ("import time\ntime.sleep(30)\n", "time_limit"),
+        ("x = bytearray(1 << 30)\n", "memory_limit"),
+    ],
+    ids=["busy loop", "sleep", "memory"],
+)
+def test_a_limit_hit_skips_the_rest_of_the_part(clean_host, code, verdict) -> None:
+    """Fail fast: 13 tests of `while True: pass` take about one time limit, not 13; the
+    rest are `skipped`, and a timed-out test shows the limit, not the kill time."""
+    limits = Limits(time_limit_ms=1000, memory_limit_mb=128)
+    job = Job(language="python", code=code, limits=limits)
+    started = time.monotonic()
+    result = run_tests(job, [Test("")] * 13, engine=clean_host)
+    elapsed = time.monotonic() - started
+    verdicts = [t.verdict for t in result.tests]
+    assert verdicts == [verdict] + ["skipped"] * 12, (result.error, result.tests)
+    assert result.verdict == verdict and result.passed == 0
+    assert elapsed < limits.wall_ms / 1000 + 4, elapsed  # one test's worth, not 13
+    if verdict == "time_limit":
+        assert result.tests[0].time_ms == limits.time_limit_ms
+    assert "not run" in result.tests[1].message
+
+
+def test_without_fail_fast_every_test_runs(clean_host) -> None:
+    job = Job(
+        language="python",
+        code="import sys\nif sys.stdin.read() == 'slow':\n    while True: pass\nprint(1)\n",
+        limits=FAST,
+        fail_fast=False,
+    )
+    result = run_tests(job, [Test("slow"), Test("", "1\n")], engine=clean_host)
+    assert [t.verdict for t in result.tests] == ["time_limit", "accepted"]

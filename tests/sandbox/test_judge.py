@@ -177,10 +177,13 @@ def test_runtime_error_reports_the_signal():
     assert (result.exit_signal, result.message) == ("SIGSEGV", "killed by SIGSEGV")
 
 
-def test_wall_timeout_reports_wall_time():
+def test_a_timed_out_test_shows_the_limit_not_the_kill_time():
+    """Issue 15: "4007 ms" against a stated 2000 ms limit; the limit is what it exceeded."""
     job = Job(language="python", code="", limits=LIMITS)
-    result = judge_test(job, Test(""), _frame(wall_timeout=True, time_ms=3, wall_ms=2000))
-    assert result.time_ms == 2000
+    slept = judge_test(job, Test(""), _frame(wall_timeout=True, time_ms=3, wall_ms=2000))
+    spun = judge_test(job, Test(""), _frame(time_ms=2004, wall_ms=2010, signal=signal.SIGXCPU))
+    assert (slept.verdict, slept.time_ms) == ("time_limit", 1000)
+    assert (spun.verdict, spun.time_ms) == ("time_limit", 1000)
 
 
 def test_overall_verdict_is_the_first_failure_in_test_order():

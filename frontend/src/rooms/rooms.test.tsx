@@ -59,11 +59,12 @@ describe("verdict table", () => {
       max_memory_kb: 20480,
       tests: [
         { index: 0, hidden: true, verdict: "accepted", time_ms: null, memory_kb: null },
-        { index: 1, hidden: true, verdict: "accepted", time_ms: null, memory_kb: null },
+        { index: 1, hidden: true, verdict: "skipped", time_ms: null, memory_kb: null },
       ],
     } as unknown as Submission;
-    render(<VerdictTable rows={[row({ id: 3, mode: "submit", passed: 2, total: 2, detail })]} />);
+    render(<VerdictTable rows={[row({ id: 3, mode: "submit", passed: 1, total: 2, detail })]} />);
     expect(screen.getAllByText("—")).toHaveLength(4);
+    expect(screen.getAllByTestId("verdict").map((v) => v.textContent)).toEqual(["accepted", "accepted", "skipped"]);
     expect(screen.getByTestId("submission-max").textContent).toBe("max 41 ms · 20 MB");
   });
 
