@@ -49,7 +49,7 @@ class SubmitPartThrottle(SimpleRateThrottle):
             raise exceptions.Throttled(
                 wait=wait,
                 detail=f"You submitted this part {self.num_requests} times in the last "
-                f"{self.duration} s, the most allowed. Try again in {wait} s (running it on "
-                "the samples is not limited this way).",
+                f"{self.duration} s, the most allowed (running it on the samples is not "
+                "limited this way).",
             )
         return True
