@@ -162,6 +162,9 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "interviews.api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "submissions": env("THROTTLE_SUBMISSIONS", "30/min"),
+        # submits of one part of one question per user: each shows a verdict per hidden
+        # test, so rapid repeats are how hidden inputs get probed
+        "submit_part": env("THROTTLE_SUBMIT_PART", "5/min"),
         "login": env("THROTTLE_LOGIN", "20/min"),
         "follow_ups": env("THROTTLE_FOLLOW_UPS", "60/min"),
         "chat": env("THROTTLE_CHAT", "120/min"),
@@ -195,6 +198,13 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The queue tasks go to and a worker started without -Q consumes (e.g. a test's own)
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", "celery")
+# Every task has a soft time limit (SoftTimeLimitExceeded: the task ends its job cleanly,
+# e.g. a submission as internal_error) and a hard one (the child process is killed).
+# The judging tasks set their own (interviews.judging.tasks): a job may run many tests.
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 120)
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", CELERY_TASK_SOFT_TIME_LIMIT + 30)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 # A job whose worker died unacked is handed out again after the visibility timeout; sweep
 # for such jobs every few seconds (kombu's default sweep runs only every ~100 s).
@@ -206,6 +216,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 
 # A judge claims a submission for this long; a crashed worker's job is re-judged after it.
 JUDGE_LEASE_SECONDS = env_int("JUDGE_LEASE_SECONDS", 120)
+# Judging one submission (compile + every test) may take this long before it is ended
+# as internal_error; the hard limit kills the worker's child 30 s later.
+JUDGE_SOFT_TIME_LIMIT_SECONDS = env_int("JUDGE_SOFT_TIME_LIMIT_SECONDS", 600)
+# A candidate's submissions queued or running at once (more: 429); the deadline's
+# auto-submit is never refused.
+JUDGE_MAX_IN_FLIGHT_PER_USER = env_int("JUDGE_MAX_IN_FLIGHT_PER_USER", 2)
 
 SANDBOX = {
     "IMAGE_PREFIX": env("SANDBOX_IMAGE_PREFIX", "mockloop-runner"),

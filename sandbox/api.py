@@ -72,6 +72,9 @@ class Job:
     checker: str = "exact"  # exact | tokens | float:EPS | unordered-lines
     limits: Limits = field(default_factory=Limits)
     job_id: str = ""  # shows in the container's labels
+    # once a test hits its time or memory limit, the rest are not run (`skipped`): a
+    # program that loops forever costs one time limit, not one per test
+    fail_fast: bool = True
 
     def to_dict(self) -> dict:
         """Plain JSON-able data, e.g. to hand the job to another process."""
@@ -200,6 +203,7 @@ def _payload(job: Job, tests: Sequence[Test]) -> dict:
         "io": job.io,
         "entrypoint": job.entrypoint,
         "code": job.code,
+        "fail_fast": job.fail_fast,
         "limits": {
             "time_ms": limits.time_limit_ms,
             "wall_ms": limits.wall_ms,
@@ -244,8 +248,10 @@ def judge_test(job: Job, test: Test, frame: Frame, display_cap: int = DISPLAY_CA
         memory_limit_kb=limits.memory_limit_mb * 1024,
         output_limit_bytes=limits.output_bytes,
     )
-    if header.get("wall_timeout"):
-        result.time_ms = max(result.time_ms, result.wall_ms)
+    if verdict == judge.TIME_LIMIT:
+        # the limit, not when the kill landed (CPU rlimits strike on whole seconds, the
+        # wall clock later still): "4007 ms" against a 2000 ms limit told nobody anything
+        result.time_ms = limits.time_limit_ms
     if verdict is not None:
         result.verdict = verdict
         result.message = _limit_message(verdict, result, limits)
@@ -314,15 +320,25 @@ def run_tests(
     max_bytes = len(tests) * per_test + COMPILE_OUTPUT_CAP + 65536
     results: dict[int, TestResult] = {}
     compile_frame: list[Frame] = []
+    skipped_from: list[int] = []
 
     def on_frame(frame: Frame) -> None:
         kind = frame.header.get("type")
         if kind == "compile":
             compile_frame.append(frame)
+        elif kind == "skipped":
+            skipped_from.append(int(frame.header.get("from", len(tests))))
         elif kind == "test":
             index = int(frame.header["index"])
             if 0 <= index < len(tests) and index not in results:
-                results[index] = judge_test(job, tests[index], frame, display_cap)
+                try:
+                    results[index] = judge_test(job, tests[index], frame, display_cap)
+                except Exception as exc:  # noqa: BLE001 - a judge bug must not lose the job
+                    results[index] = TestResult(
+                        index=index,
+                        verdict=judge.INTERNAL_ERROR,
+                        message=f"the judge failed on this test ({type(exc).__name__})",
+                    )
                 if on_test is not None:
                     on_test(results[index])
 
@@ -347,6 +363,14 @@ def run_tests(
             out.append(results[index])
         elif not compile_ok:
             out.append(TestResult(index=index, verdict=judge.COMPILE_ERROR))
+        elif skipped_from and index >= skipped_from[0]:
+            out.append(
+                TestResult(
+                    index=index,
+                    verdict=judge.SKIPPED,
+                    message="not run: an earlier test exceeded its time or memory limit",
+                )
+            )
         elif raw.host_killed and ran_at_all:
             out.append(
                 TestResult(

@@ -18,7 +18,8 @@ Per-test verdict precedence (the first that applies): internal_error, output_lim
 memory_limit, time_limit, runtime_error, then the checker (accepted / wrong_answer).
 The job's verdict is compile_error if compilation failed, internal_error if any test
 had one (the result is not trustworthy: retry), else the first non-accepted test verdict
-in test order, else accepted.
+in test order, else accepted. ``skipped``: not run, because an earlier test of the job
+hit its time or memory limit (fail fast); it always follows that test's own verdict.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ RUNTIME_ERROR = "runtime_error"
 COMPILE_ERROR = "compile_error"
 OUTPUT_LIMIT = "output_limit"
 INTERNAL_ERROR = "internal_error"
+SKIPPED = "skipped"
 VERDICTS = (
     ACCEPTED,
     WRONG_ANSWER,
@@ -48,9 +50,16 @@ VERDICTS = (
     COMPILE_ERROR,
     OUTPUT_LIMIT,
     INTERNAL_ERROR,
+    SKIPPED,
 )
 
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|infinity|nan)", re.I)
+# A number token, matched in time linear in its length: every quantifier is possessive
+# (no backtracking), and no two of them can take the same characters. The old
+# `\d+\.?\d*` could split a run of digits between `\d+` and `\d*` in n ways and tried
+# each of them on a failing token: quadratic (`"1" * 8000 + "x"`: seconds; 8 MB: months).
+_NUMBER = re.compile(
+    r"[+-]?+(?:\d++(?:\.\d*+)?+|\.\d++)(?:[eE][+-]?+\d++)?+|[+-]?+(?:inf|infinity|nan)", re.I
+)
 _MEMORY_MESSAGES = (
     b"MemoryError",  # Python: an allocation the kernel refused outright
     b"JavaScript heap out of memory",  # Node: --max-old-space-size reached
@@ -203,16 +212,25 @@ def _json_equal(got: Any, want: Any, eps: float | None, path: str) -> str | None
 
 
 def check_function(checker: str, output: str, expected: Any) -> CheckResult:
+    """A program's return value (JSON text) against the expected value. Never raises for
+    what the program wrote: JSON nested deeper than the parser or the comparison can
+    recurse (`"[" * 200000` made `json.loads` raise RecursionError and left a submission
+    `running`) is a wrong answer like any other bad value."""
     kind, eps = parse_checker(checker)
     try:
         got = json.loads(output)
+    except RecursionError:
+        return CheckResult(False, "the return value is nested too deeply")
     except ValueError:
         return CheckResult(False, f"the return value is not JSON: {_clip(output.strip())}")
     tolerance = eps if kind == "float" else None
-    if kind == "unordered-lines" and isinstance(got, list) and isinstance(expected, list):
-        key = lambda v: json.dumps(v, sort_keys=True)  # noqa: E731
-        got, expected = sorted(got, key=key), sorted(expected, key=key)
-    diff = _json_equal(got, expected, tolerance, "$")
+    try:
+        if kind == "unordered-lines" and isinstance(got, list) and isinstance(expected, list):
+            key = lambda v: json.dumps(v, sort_keys=True)  # noqa: E731
+            got, expected = sorted(got, key=key), sorted(expected, key=key)
+        diff = _json_equal(got, expected, tolerance, "$")
+    except RecursionError:
+        return CheckResult(False, "the return value is nested too deeply to compare")
     return CheckResult(diff is None, diff or "")
 
 

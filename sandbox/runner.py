@@ -13,9 +13,11 @@ Host → runner, on stdin: one line, a JSON object terminated by ``\\n``::
      "limits": {"time_ms": 2000, "wall_ms": 5000, "memory_kb": 262144,
                 "output_bytes": 8388608, "stderr_bytes": 65536,
                 "compile_ms": 20000, "compile_output_bytes": 65536},
-     "tests": ["<stdin of test 0>", ...]}
+     "fail_fast": true, "tests": ["<stdin of test 0>", ...]}
 
-For ``io: function`` each test string is the JSON array of arguments.
+With ``fail_fast``, once a test hits its time or memory limit the runner runs no more
+tests and says so with a ``skipped`` frame. For ``io: function`` each test string is
+the JSON array of arguments.
 
 Runner → host, on stdout: a sequence of frames. A frame is one JSON header line, then
 exactly the payload bytes its header announces (``*_bytes`` fields, in the order listed)::
@@ -26,6 +28,7 @@ exactly the payload bytes its header announces (``*_bytes`` fields, in the order
      "signal": n | null, "time_ms": cpu, "wall_ms": n, "memory_kb": maxrss,
      "oom_killed": bool, "wall_timeout": bool, "stdout_size": n,
      "stdout_bytes": n, "stderr_bytes": m} + stdout + stderr
+    {"type": "skipped", "from": i}               # fail fast: tests i.. were not run
     {"type": "error", "message": "..."}          # the runner itself failed
     {"type": "done"}
 
@@ -324,7 +327,9 @@ def run_process(argv, env, stdin: bytes, *, time_ms, wall_ms, memory_kb, fsize, 
     out_fd = _memfd("stdout")
     err_fd = _memfd("stderr")
     oom_before = _oom_kills()
-    cpu_s = max(1, _ceil(time_ms / 1000) + 1)
+    # RLIMIT_CPU counts whole seconds: the first one at or past the limit (a second more
+    # only made a busy loop cost that second in every test)
+    cpu_s = max(1, _ceil(time_ms / 1000))
     start = time.monotonic()
     deadline = start + wall_ms / 1000
     outcome = None
@@ -544,30 +549,149 @@ def _wait_until(pid: int, deadline: float):
             os.close(pidfd)
 
 
+# Where a test can leave files for the next one. /dev/shm (POSIX shm and semaphores) and
+# /dev/mqueue (POSIX message queues) are the container's own, and cleaned only when this
+# runner is the container's init: never a host's, when the runner is run by hand.
+SHARED_DIRS = ("/dev/shm", "/dev/mqueue") if IS_INIT else ()
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+class Scratch:
+    """What every test starts from: the files `prepare` wrote (the source, a compiled
+    binary) exactly as written, and nothing else in /work, /tmp, /dev/shm or /dev/mqueue,
+    and no SysV IPC object. Reset after every test (all its processes are dead by then)
+    and verified: a leftover that cannot be removed fails the job rather than reaching
+    the next test."""
+
+    def __init__(self, keep: set[str]) -> None:
+        self.kept: dict[str, tuple[tuple[int, int], bytes, int]] = {}
+        for path in keep:
+            info = os.lstat(path)
+            with open(path, "rb") as fh:
+                self.kept[path] = ((info.st_ino, info.st_ctime_ns), fh.read(), info.st_mode)
+
+    def reset(self) -> None:
+        for path, (identity, content, mode) in self.kept.items():
+            try:
+                info = os.lstat(path)
+                intact = (info.st_ino, info.st_ctime_ns) == identity
+            except OSError:
+                intact = False
+            if not intact:  # a test changed the program the next one runs: restore it
+                _remove_tree(path)
+                with open(path, "wb") as fh:
+                    fh.write(content)
+                os.chmod(path, mode & 0o7777)
+                info = os.lstat(path)
+                self.kept[path] = ((info.st_ino, info.st_ctime_ns), content, mode)
+        left = []
+        for base in (WORK, TMP, *SHARED_DIRS):
+            left += _clear_dir(base, set(self.kept))
+        _remove_sysv_ipc()
+        if left:
+            raise RuntimeError(f"could not remove what a test left: {left[:3]}")
+
+
 def _clean_scratch(keep: set[str]) -> None:
-    """Each test starts with the same files: remove what a previous test left behind."""
+    """Empty /work and /tmp but for `keep` (e.g. after compiling: no test sees or pays
+    for the compiler's cache)."""
     for base in (WORK, TMP):
-        try:
-            entries = list(os.scandir(base))
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.path in keep:
+        _clear_dir(base, keep)
+
+
+def _clear_dir(base: str, keep: set[str]) -> list[str]:
+    """Remove everything in `base` but the paths in `keep`; returns what is still there.
+
+    Iterative and relative to directory descriptors: a chain of directories deeper than
+    the recursion limit, with paths longer than PATH_MAX, mode-000 directories,
+    symlinks and fifos are all removed (never followed). Only one directory is open at a
+    time (it climbs back with ".."), so depth does not run into the descriptor limit.
+    """
+    try:
+        fd = os.open(base, _DIR_FLAGS)
+    except OSError:
+        return []
+    skip = {os.path.basename(p) for p in keep if os.path.dirname(p) == base}
+    stack: list[tuple[str, list[str]]] = []
+    pending = _unlink_entries(fd, skip)
+    try:
+        while True:
+            if pending:
+                name = pending.pop()
+                try:
+                    os.chmod(name, 0o700, dir_fd=fd)  # lstat said a directory: not a link
+                    child = os.open(name, _DIR_FLAGS, dir_fd=fd)
+                except OSError:
+                    continue
+                stack.append((name, pending))
+                os.close(fd)
+                fd = child
+                pending = _unlink_entries(fd, set())
                 continue
-            _remove_tree(entry.path)
+            if not stack:
+                break
+            name, pending = stack.pop()
+            parent = os.open("..", _DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            with _suppress(OSError):
+                os.rmdir(name, dir_fd=fd)
+        return [os.path.join(base, n) for n in os.listdir(fd) if n not in skip]
+    finally:
+        os.close(fd)
+
+
+def _unlink_entries(fd: int, skip: set[str]) -> list[str]:
+    """Unlink every non-directory in the directory `fd`; return its subdirectories."""
+    subdirs = []
+    with os.scandir(fd) as entries:
+        for entry in entries:
+            if entry.name in skip:
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    subdirs.append(entry.name)
+                else:
+                    os.unlink(entry.name, dir_fd=fd)
+            except OSError:
+                continue
+    return subdirs
 
 
 def _remove_tree(path: str) -> None:
+    """Remove a file or a whole directory tree at `path` (never following links)."""
     try:
-        if os.path.isdir(path) and not os.path.islink(path):
-            os.chmod(path, 0o700)
-            for entry in os.scandir(path):
-                _remove_tree(entry.path)
-            os.rmdir(path)
-        else:
+        if not os.path.isdir(path) or os.path.islink(path):
             os.unlink(path)
+            return
     except OSError:
-        pass
+        return
+    _clear_dir(path, set())
+    with _suppress(OSError):
+        os.rmdir(path)
+
+
+# SysV IPC objects outlive their processes; each kind is removed with its own ctl call
+# (IPC_RMID = 0). They are the container's own: the runner has its IPC namespace.
+_SYSV = (("shm", "shmctl"), ("msg", "msgctl"), ("sem", "semctl"))
+
+
+def _remove_sysv_ipc() -> None:
+    if not IS_INIT or _LIBC is None:
+        return
+    for kind, ctl in _SYSV:
+        try:
+            with open(f"/proc/sysvipc/{kind}") as fh:
+                rows = fh.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if len(fields) > 1 and fields[1].isdigit():
+                if ctl == "semctl":
+                    getattr(_LIBC, ctl)(int(fields[1]), 0, 0)
+                else:
+                    getattr(_LIBC, ctl)(int(fields[1]), 0, None)
 
 
 # ---------------------------------------------------------------------------- languages
@@ -810,6 +934,7 @@ def run_job(job: dict) -> None:
     if not argv:
         return
     out_cap = limits["output_bytes"]
+    scratch = Scratch(keep)
     for index, test_input in enumerate(job["tests"]):
         for _attempt in range(2):
             result, out_fd, err = run_process(
@@ -824,13 +949,40 @@ def run_job(job: dict) -> None:
             )
             if result is not ZYGOTE_LOST:
                 break
-            _clean_scratch(keep)  # the test killed the zygote: again, the exec way
+            scratch.reset()  # the test killed the zygote: again, the exec way
         out, size = _read_head(out_fd, out_cap + 1)
         os.close(out_fd)
-        _clean_scratch(keep)
+        scratch.reset()
         header = {"type": "test", "index": index, "status": "ok", **result}
         header.update(stdout_size=size, stdout_bytes=len(out), stderr_bytes=len(err))
         emit(header, out, err)
+        if job.get("fail_fast") and _hit_limit(result, err, limits):
+            if index + 1 < len(job["tests"]):
+                emit({"type": "skipped", "from": index + 1})
+            return
+
+
+# How a runtime says it ran out of memory (as sandbox.judge reads them): a program that
+# dies with one of these hit the memory limit as surely as one the kernel killed.
+_MEMORY_MESSAGES = (
+    b"MemoryError",
+    b"JavaScript heap out of memory",
+    b"std::bad_alloc",
+    b"fatal error: runtime: out of memory",
+)
+
+
+def _hit_limit(result: dict, stderr: bytes, limits: dict) -> bool:
+    """Did this test exceed its time or memory limit (the rest of the part can wait)?"""
+    failed = result["exit_code"] not in (0, None) or result["signal"] is not None
+    return bool(
+        result["wall_timeout"]
+        or result["time_ms"] > limits["time_ms"]
+        or result["signal"] == signal.SIGXCPU
+        or result["oom_killed"]
+        or result["memory_kb"] > limits["memory_kb"]
+        or (failed and any(m in stderr for m in _MEMORY_MESSAGES))
+    )
 
 
 def main() -> int:

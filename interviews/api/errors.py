@@ -34,6 +34,7 @@ DOMAIN_STATUS: dict[type[domain.DomainError], int] = {
     domain.StateConflict: status.HTTP_409_CONFLICT,
     domain.TooLarge: status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     domain.Unavailable: status.HTTP_503_SERVICE_UNAVAILABLE,
+    domain.TooBusy: status.HTTP_429_TOO_MANY_REQUESTS,
 }
 
 #: DRF's codes renamed to the domain's where both mean the same thing.
@@ -52,7 +53,10 @@ def domain_status(exc: domain.DomainError) -> int:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, domain.DomainError):
         set_rollback()
-        return Response(_domain_body(exc, context.get("view")), status=domain_status(exc))
+        response = Response(_domain_body(exc, context.get("view")), status=domain_status(exc))
+        if isinstance(exc, domain.TooBusy):
+            response["Retry-After"] = str(exc.retry_after_s)
+        return response
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
     elif isinstance(exc, Http404):

@@ -34,6 +34,7 @@ from interviews.models import (
     TestResult,
 )
 from interviews.selectors.stages import time_remaining_ms
+from interviews.selectors.submissions import submission_queue_position
 
 
 class UsernameField(serializers.CharField):
@@ -282,8 +283,11 @@ class QueueEntrySerializer(StageSummarySerializer):
 
 
 class TestResultOutSerializer(serializers.Serializer):
-    """Hidden tests: index, verdict, time and memory only. Sample tests of a `run` also
-    show input, expected output, output and stderr."""
+    """Hidden tests: index and verdict only; their time and memory are null, as a figure
+    per hidden test is fine enough to encode its input (a program that allocates
+    `input[k]` MiB reads it back). The submission's `max_time_ms`/`max_memory_kb` cover
+    the part as a whole. Sample tests show their figures, and those of a `run` also show
+    input, expected output, output and stderr."""
 
     __test__ = False
     SUMMARY = ("index", "hidden", "verdict", "time_ms", "memory_kb")
@@ -292,8 +296,12 @@ class TestResultOutSerializer(serializers.Serializer):
     index = serializers.IntegerField()
     hidden = serializers.BooleanField()
     verdict = serializers.CharField()
-    time_ms = serializers.IntegerField()
-    memory_kb = serializers.IntegerField()
+    time_ms = serializers.IntegerField(
+        allow_null=True, help_text="CPU time; null for hidden tests."
+    )
+    memory_kb = serializers.IntegerField(
+        allow_null=True, help_text="Peak memory; null for hidden tests."
+    )
     input = serializers.CharField(required=False, help_text="Sample tests of a run only.")
     expected = serializers.CharField(required=False, help_text="Sample tests of a run only.")
     output = serializers.CharField(required=False, help_text="Sample tests of a run only.")
@@ -305,11 +313,20 @@ class TestResultOutSerializer(serializers.Serializer):
         shown = self.SUMMARY
         if not obj.hidden and obj.submission.mode == Submission.Mode.RUN:
             shown = self.SUMMARY + self.DETAIL
-        return {name: getattr(obj, name) for name in shown}
+        data = {name: getattr(obj, name) for name in shown}
+        if obj.hidden:
+            data.update(time_ms=None, memory_kb=None)
+        return data
 
 
 class SubmissionOutSerializer(serializers.ModelSerializer):
     tests = TestResultOutSerializer(many=True, read_only=True)
+    queue_position = serializers.SerializerMethodField(
+        help_text="While queued: its place in the judge's queue (1: next); else null."
+    )
+
+    def get_queue_position(self, obj: Submission) -> int | None:
+        return submission_queue_position(obj)
 
     class Meta:
         model = Submission
@@ -327,6 +344,9 @@ class SubmissionOutSerializer(serializers.ModelSerializer):
             "verdict",
             "passed",
             "total",
+            "max_time_ms",
+            "max_memory_kb",
+            "queue_position",
             "compile_output",
             "created_at",
             "started_at",
@@ -336,9 +356,16 @@ class SubmissionOutSerializer(serializers.ModelSerializer):
 
 
 class SubmissionQueuedSerializer(serializers.ModelSerializer):
+    queue_position = serializers.SerializerMethodField(
+        help_text="Its place in the judge's queue (1: next)."
+    )
+
+    def get_queue_position(self, obj: Submission) -> int | None:
+        return submission_queue_position(obj)
+
     class Meta:
         model = Submission
-        fields = ["id", "status"]
+        fields = ["id", "status", "queue_position"]
 
 
 # --- reviews, notes, scorecards, events --------------------------------------------------

@@ -21,6 +21,7 @@ from .base import (
     StrictSerializer,
 )
 from .practice_serializers import SubmissionOutSerializer, SubmissionQueuedSerializer
+from .throttles import SubmitPartThrottle
 
 
 class SubmissionInputSerializer(StrictSerializer):
@@ -42,14 +43,16 @@ class SubmissionInputSerializer(StrictSerializer):
 
 
 class SubmissionCreateApi(PracticeApi):
-    throttle_classes = [ScopedThrottle]
+    throttle_classes = [ScopedThrottle, SubmitPartThrottle]
     throttle_scope = "submissions"
 
     @extend_schema(
         request=SubmissionInputSerializer,
         responses={202: SubmissionQueuedSerializer},
         description="Queue a run or submit of one open part of a coding question of your "
-        "live stage. Code over 64 KiB → 413; a locked or absent part → 409.",
+        "live stage. Code over 64 KiB → 413; a locked or absent part → 409; too many "
+        "submissions, or too many submits of the same part (scope `submit_part`) → 429 "
+        "with `Retry-After`.",
     )
     def post(self, request: Request) -> Response:
         serializer = SubmissionInputSerializer(data=request.data)
@@ -82,7 +85,7 @@ class StageSubmissionsApi(PracticeApi):
         ],
         responses={200: SubmissionOutSerializer(many=True)},
         description="The stage's submissions, newest first, as `GET /submissions/{id}/` "
-        "shows each (hidden tests: index, verdict, time and memory only). The candidate, "
+        "shows each (hidden tests: index and verdict only). The candidate, "
         "the stage's coach and admins; a room loads its verdict table from it.",
     )
     def get(self, request: Request, stage_id: int) -> Response:

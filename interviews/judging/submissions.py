@@ -11,6 +11,7 @@ a crashed worker's lease runs out and the re-delivered job judges again from scr
 """
 
 import logging
+import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -29,7 +30,16 @@ from .signals import part_passed
 logger = logging.getLogger(__name__)
 
 STORED_TEXT_CAP = 16 * 1024
-RESULT_FIELDS = ("status", "verdict", "passed", "total", "compile_output", "finished_at")
+RESULT_FIELDS = (
+    "status",
+    "verdict",
+    "passed",
+    "total",
+    "max_time_ms",
+    "max_memory_kb",
+    "compile_output",
+    "finished_at",
+)
 
 
 @dataclass
@@ -68,30 +78,56 @@ def submission_status_payload(submission: Submission) -> dict:
     }
 
 
+INTERRUPTED_TWICE = "its judging was interrupted twice (the worker judging it stopped)."
+
+
 def submission_claim(submission_id: int) -> Claim | None:
-    """Take the submission for judging, or say why not (None = nothing to do)."""
+    """Take the submission for judging, or say why not (None = nothing to do).
+
+    A queued submission is claimed under a fresh lease. A running one whose lease expired
+    (its worker died, and the broker delivered the message again) is claimed once more;
+    if that re-judge's lease expires too, it ends as internal_error.
+    """
     now = timezone.now()
-    stale = now - judge_lease()
-    claimable = Q(status=Submission.Status.QUEUED) | Q(
-        status=Submission.Status.RUNNING, started_at__lt=stale
-    )
+    lease_until = now + judge_lease()
+    expired = Q(status=Submission.Status.RUNNING, leased_until__lt=now)
+    take = {
+        "status": Submission.Status.RUNNING,
+        "started_at": now,
+        "leased_until": lease_until,
+        "attempts": F("attempts") + 1,
+    }
     with transaction.atomic():
-        updated = Submission.objects.filter(claimable, pk=submission_id).update(
-            status=Submission.Status.RUNNING, started_at=now, attempts=F("attempts") + 1
-        )
-        submission = (
-            Submission.objects.select_related("question", "stage").filter(pk=submission_id).first()
-        )
+        rows = Submission.objects.filter(pk=submission_id)
+        updated = rows.filter(status=Submission.Status.QUEUED).update(**take)
+        if not updated:
+            updated = rows.filter(expired, expired_leases=0).update(
+                **take, expired_leases=F("expired_leases") + 1
+            )
+        if not updated and rows.filter(expired).exists():
+            submission_fail(submission_id=submission_id, reason=INTERRUPTED_TWICE)
+            return None
+        submission = rows.select_related("question", "stage").first()
         if submission is None:
             logger.warning("submission %s vanished before judging", submission_id)
             return None
         if not updated:
             if submission.status == Submission.Status.RUNNING:
-                left = (submission.started_at + judge_lease() - now).total_seconds()
+                left = (submission.leased_until - now).total_seconds()
                 raise LeaseHeld(max(1.0, left))
             return None  # done or error already: a re-delivery, nothing to do
         emit(submission.stage_id, "submission.status", submission_status_payload(submission))
     return Claim(submission=submission, attempt=submission.attempts)
+
+
+def submission_lease_renew(claim: Claim) -> bool:
+    """Extend the claim's lease (a long job's worker is alive: its tests keep finishing).
+    False if the claim no longer holds the submission."""
+    return bool(
+        Submission.objects.filter(
+            pk=claim.submission.pk, status=Submission.Status.RUNNING, attempts=claim.attempt
+        ).update(leased_until=timezone.now() + judge_lease())
+    )
 
 
 def submission_judge(submission_id: int) -> Submission | None:
@@ -108,7 +144,16 @@ def submission_judge(submission_id: int) -> Submission | None:
         code=submission.code,
         job_id=f"submission-{submission.pk}-{claim.attempt}",
     )
-    result = run_tests(job, [test for _, test in pairs])
+    renew_every = judge_lease().total_seconds() / 4
+    renewed = time.monotonic()
+
+    def on_test(_outcome) -> None:
+        nonlocal renewed
+        if time.monotonic() - renewed > renew_every:
+            submission_lease_renew(claim)
+            renewed = time.monotonic()
+
+    result = run_tests(job, [test for _, test in pairs], on_test=on_test)
     return submission_record_result(claim=claim, pairs=pairs, result=result)
 
 
@@ -126,6 +171,8 @@ def submission_record_result(
     submission.verdict = result.verdict
     submission.passed = result.passed
     submission.total = result.total
+    submission.max_time_ms = max((t.time_ms for t in result.tests), default=0)
+    submission.max_memory_kb = max((t.memory_kb for t in result.tests), default=0)
     submission.compile_output = _cap(result.compile_output)
     submission.finished_at = timezone.now()
     # One UPDATE both checks the claim and stores the verdict (per-job DB work is part of
@@ -194,19 +241,54 @@ def submission_defer(*, submission_id: int, error: str = SANDBOX_DOWN_MESSAGE) -
     )
 
 
+JUDGE_FAILED_MESSAGE = "The judge failed on this submission, so it has no verdict: {reason}"
+
+
+@transaction.atomic
+def submission_fail(*, submission_id: int, reason: str) -> bool:
+    """End a submission that cannot be judged (the judge itself failed, or it ran past its
+    time limit) as `internal_error` with a message, for good: never left `running`, not
+    re-judged by the sweep. False if it was already finished."""
+    submission = Submission.objects.select_for_update().filter(pk=submission_id).first()
+    if submission is None or submission.status not in (
+        Submission.Status.QUEUED,
+        Submission.Status.RUNNING,
+    ):
+        return False
+    submission.status = Submission.Status.ERROR
+    submission.verdict = "internal_error"
+    submission.error = JUDGE_FAILED_MESSAGE.format(reason=reason)[:2000]
+    submission.finished_at = timezone.now()
+    submission.requeue_at = None
+    submission.save(update_fields=["status", "verdict", "error", "finished_at", "requeue_at"])
+    emit(
+        submission.stage_id,
+        "submission.status",
+        {**submission_status_payload(submission), "message": submission.error},
+    )
+    return True
+
+
 @dataclass
 class Requeue:
     """What one sweep handed back to the judge (the task sends these ids)."""
 
     deferred: list[int] = field(default_factory=list)  # the sandbox is back: judge again
     lost: list[int] = field(default_factory=list)  # queued too long: the message was lost
+    expired: list[int] = field(default_factory=list)  # its judge died: judge it once more
+    abandoned: list[int] = field(default_factory=list)  # its judge died twice: internal_error
 
     @property
     def ids(self) -> list[int]:
-        return [*self.deferred, *self.lost]
+        return [*self.deferred, *self.lost, *self.expired]
 
     def counts(self) -> dict[str, int]:
-        return {"requeued": len(self.deferred), "stale": len(self.lost)}
+        return {
+            "requeued": len(self.deferred),
+            "stale": len(self.lost),
+            "expired": len(self.expired),
+            "abandoned": len(self.abandoned),
+        }
 
 
 def submissions_requeue(*, sandbox_ok: bool, now=None) -> Requeue:
@@ -215,7 +297,10 @@ def submissions_requeue(*, sandbox_ok: bool, now=None) -> Requeue:
     - those deferred because the sandbox was down, once it answers again;
     - those queued for a while that no worker took (their broker message may have been
       lost, e.g. in a Redis restart). A duplicate message is harmless: claims are
-      exactly-once.
+      exactly-once;
+    - those running whose lease expired (the worker died, and its message may be gone
+      with a restarted Redis): queued again the first time, ended as internal_error the
+      second.
 
     Each is marked as re-sent (committed) before this returns; the caller queues them.
     """
@@ -250,6 +335,27 @@ def submissions_requeue(*, sandbox_ok: bool, now=None) -> Requeue:
     for pk in list(lost.values_list("pk", flat=True)[:200]):
         Submission.objects.filter(pk=pk).update(requeue_at=now + STALE_QUEUED)
         requeue.lost.append(pk)
+    expired = Submission.objects.filter(status=Submission.Status.RUNNING, leased_until__lt=now)
+    for pk, times in list(expired.values_list("pk", "expired_leases")[:200]):
+        with transaction.atomic():
+            if times:
+                if submission_fail(submission_id=pk, reason=INTERRUPTED_TWICE):
+                    requeue.abandoned.append(pk)
+                continue
+            updated = Submission.objects.filter(
+                pk=pk, status=Submission.Status.RUNNING, leased_until__lt=now, expired_leases=0
+            ).update(
+                status=Submission.Status.QUEUED,
+                expired_leases=1,
+                leased_until=None,
+                requeue_at=now + STALE_QUEUED,
+            )
+            if updated:
+                submission = Submission.objects.get(pk=pk)
+                emit(
+                    submission.stage_id, "submission.status", submission_status_payload(submission)
+                )
+                requeue.expired.append(pk)
     return requeue
 
 

@@ -154,7 +154,7 @@ def reference_job_run(job: ReferenceJob) -> ReferenceOutcome:
     for outcome, kind in zip(result.tests, job.kinds, strict=False):
         index = counters[kind]
         counters[kind] += 1
-        if outcome.verdict != "accepted":
+        if outcome.verdict not in ("accepted", "skipped"):  # skipped: after a failure
             detail = f" ({outcome.message[:200]})" if outcome.message else ""
             failures.append(
                 f"{job.language}: parts[{job.part - 1}].{kind}[{index}] {outcome.verdict}{detail}"
@@ -252,3 +252,13 @@ def verification_run(*, question_id: int, actor_id: int | None = None) -> Verifi
         failures=[str(f) for f in result.failures][:20],
     )
     return result
+
+
+def verification_abandon(*, question_id: int, reason: str) -> None:
+    """End a verification that could not finish (it ran past its time limit) as failed,
+    so the editor stops showing it as running."""
+    question = Question.objects.filter(pk=question_id).first()
+    if question is None:
+        return
+    _finish(question, VerificationResult(ok=False, failures=[reason]))
+    Question.objects.filter(pk=question_id).update(verification=question.verification)

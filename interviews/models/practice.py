@@ -153,9 +153,24 @@ class Submission(models.Model):
     verdict = models.CharField(max_length=16, blank=True)
     passed = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
+    # The largest CPU time and peak memory of any of its tests: the only resource figures
+    # a submit shows (one per part, not one per hidden test, which could encode its input)
+    max_time_ms = models.PositiveIntegerField(default=0)
+    max_memory_kb = models.PositiveIntegerField(default=0)
     compile_output = models.TextField(blank=True)
     error = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
+    leased_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="While running: the worker judging it holds it until then (renewed as its "
+        "tests finish); past it, the judge is presumed dead.",
+    )
+    expired_leases = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="How often a worker stopped judging it mid-way (re-judged once, then "
+        "internal_error).",
+    )
     requeue_at = models.DateTimeField(
         null=True,
         blank=True,
@@ -168,7 +183,11 @@ class Submission(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["stage", "question", "part", "mode"])]
+        indexes = [
+            models.Index(fields=["stage", "question", "part", "mode"]),
+            # the judge's queue: queue positions, the requeue sweep, in-flight counts
+            models.Index(fields=["status", "created_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"submission {self.pk} ({self.mode}, {self.status})"
@@ -179,6 +198,8 @@ class TestResult(models.Model):
     index = models.PositiveIntegerField()
     hidden = models.BooleanField(default=False)
     verdict = models.CharField(max_length=16)
+    # Exact figures, for staff (the Django admin) only: the API never shows them for a
+    # hidden test (see TestResultOutSerializer)
     time_ms = models.PositiveIntegerField(default=0)
     memory_kb = models.PositiveIntegerField(default=0)
     exit_signal = models.CharField(max_length=16, blank=True, help_text="e.g. SIGSEGV")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from interviews.models import Stage, Submission
 from interviews.selectors.access import submissions_visible_to
@@ -35,4 +35,26 @@ def stage_submissions(stage: Stage) -> QuerySet[Submission]:
         .select_related("stage")
         .prefetch_related("tests")
         .order_by("-created_at", "-id")
+    )
+
+
+def submission_queue_position(submission: Submission) -> int | None:
+    """Where a queued submission stands in the judge's queue (1: next), or None when it is
+    not queued. Runs go ahead of submits (`judging.tasks.RUN_PRIORITY`), so a run counts
+    the runs queued before it and a submit every queued run plus the submits before it.
+    An estimate: a message the broker re-delivers keeps its place."""
+    if submission.status != Submission.Status.QUEUED:
+        return None
+    ahead = Q(mode=Submission.Mode.RUN) if submission.mode == Submission.Mode.SUBMIT else Q()
+    earlier = Q(created_at__lt=submission.created_at) | Q(
+        created_at=submission.created_at, pk__lt=submission.pk
+    )
+    if submission.mode == Submission.Mode.RUN:
+        earlier &= Q(mode=Submission.Mode.RUN)
+    return (
+        Submission.objects.filter(status=Submission.Status.QUEUED)
+        .filter(ahead | earlier)
+        .exclude(pk=submission.pk)
+        .count()
+        + 1
     )

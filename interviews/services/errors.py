@@ -74,3 +74,12 @@ class Unavailable(DomainError):
 
     default_message = "This service is not available right now."
     code = "unavailable"
+
+
+class TooBusy(DomainError):
+    """The actor already has as much work waiting as anyone may; try again once some of it
+    is done (→ 429 with Retry-After)."""
+
+    default_message = "Too much is waiting already; try again in a moment."
+    code = "too_busy"
+    retry_after_s = 5

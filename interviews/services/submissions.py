@@ -4,6 +4,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
@@ -15,7 +16,7 @@ from interviews.models.bank import QuestionKind
 from interviews.realtime.events import emit
 from interviews.selectors.stages import part_is_open, stage_question_get
 
-from .errors import InvalidInput, StateConflict, TooLarge
+from .errors import InvalidInput, StateConflict, TooBusy, TooLarge
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +64,7 @@ def submission_create(
         raise InvalidInput(errors={"language": [f"Use one of: {', '.join(question.languages)}."]})
     if not part_is_open(stage, question, part):
         raise StateConflict(f"Part {part} is not open.", code="part_locked")
+    _check_in_flight(author)
 
     submission = Submission.objects.create(
         stage=stage,
@@ -77,6 +79,22 @@ def submission_create(
     )
     _announce_and_queue(submission, actor=author)
     return submission
+
+
+def _check_in_flight(author: AbstractBaseUser) -> None:
+    """At most `JUDGE_MAX_IN_FLIGHT_PER_USER` of a candidate's submissions wait for or
+    occupy the judge at once, so one candidate cannot hold every worker. Counted under a
+    lock on the author's row: two requests at once cannot both take the last slot."""
+    limit = settings.JUDGE_MAX_IN_FLIGHT_PER_USER
+    get_user_model().objects.select_for_update().filter(pk=author.pk).first()
+    in_flight = Submission.objects.filter(
+        author=author, status__in=[Submission.Status.QUEUED, Submission.Status.RUNNING]
+    ).count()
+    if in_flight >= limit:
+        raise TooBusy(
+            f"You already have {in_flight} submissions waiting for the judge (at most "
+            f"{limit} at a time). Send this one when one of them has its verdict."
+        )
 
 
 def _announce_and_queue(submission: Submission, *, actor: AbstractBaseUser | None) -> None:

@@ -1,6 +1,7 @@
 """Judging end to end: the API queues a submission, the real Celery worker runs it in the
 real Docker engine, verdicts land in the database exactly once."""
 
+import functools
 import os
 import time
 
@@ -8,6 +9,7 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from interviews.judging import tasks
 from interviews.models import (
     Loop,
     LoopTemplate,
@@ -132,8 +134,11 @@ def test_killed_worker_still_gives_exactly_one_verdict_and_leaves_no_container(
     time.sleep(0.5)  # inside the container now
     doomed.kill()
 
-    start_worker()
-    data = _wait_done(client, submission_id, timeout=90)
+    replacement = start_worker()
+    try:
+        data = _wait_done(client, submission_id, timeout=90)
+    finally:
+        replacement.stop()  # later tests' worker (with beat) must be the only consumer
     submission = Submission.objects.get(pk=submission_id)
     assert data["status"] == "done"
     assert submission.attempts >= 2
@@ -155,3 +160,36 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_a_run_goes_ahead_of_submits_queued_before_it(start_worker, monkeypatch, transactional_db):
+    """Three candidates' submits wait in the queue, then a fourth runs the samples: the
+    worker takes the run among the first two (broker priorities), not last. On a queue of
+    its own, so no other worker of the session takes any of them."""
+    queue = f"judge-priority-{os.getpid()}"
+    send = tasks.judge_submission.apply_async
+    monkeypatch.setattr(tasks.judge_submission, "apply_async", functools.partial(send, queue=queue))
+    call_command("import_bank", "interviews/bank", "--no-verify", verbosity=0)
+    template = LoopTemplate.objects.get(slug="ai-lab-infra-sde")
+    ids = []
+    for mode in ("submit", "submit", "submit", "run"):
+        candidate = UserFactory()
+        loop = loop_start(candidate=candidate, template=template, coached=False)
+        stage = loop.stages.get(kind="challenge")
+        stage_start(stage=stage, actor=candidate)
+        question = stage.questions.get(slug="token-batcher")
+        client = APIClient()
+        client.force_authenticate(candidate)
+        ids.append(_submit(client, stage, question, "print(1)\n", mode=mode))
+    worker = start_worker(env={"CELERY_QUEUE": queue})
+    try:
+        deadline = time.monotonic() + 90
+        while Submission.objects.filter(pk__in=ids, status__in=["queued", "running"]).exists():
+            assert time.monotonic() < deadline, worker.log_tail()
+            time.sleep(0.2)
+    finally:
+        worker.stop()
+    started = dict(Submission.objects.filter(pk__in=ids).values_list("pk", "started_at"))
+    run_started = started[ids[-1]]
+    # the worker takes two at a time: the run is among the first two, never behind all
+    assert sum(started[pk] < run_started for pk in ids[:3]) <= 1, started

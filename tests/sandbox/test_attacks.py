@@ -368,6 +368,97 @@ def test_files_do_not_survive_between_tests_of_a_job(clean_host) -> None:
     assert [t.output for t in result.tests] == ["['main.py'] []\n"] * 2
 
 
+# Each test prints what it finds a previous test could have left, then leaves all of it:
+# files and mode-000 directories in /work, /tmp, /dev/shm; a POSIX message queue; SysV
+# shared memory, a message queue and semaphores; a daemon with an abstract socket.
+LEAVE_STATE = r"""
+import ctypes, os, socket, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+found = []
+for base in ("/work", "/tmp", "/dev/shm", "/dev/mqueue"):
+    found += [f"{base}/{n}" for n in sorted(os.listdir(base)) if n != "main.py"]
+for kind in ("shm", "msg", "sem"):
+    rows = open(f"/proc/sysvipc/{kind}").read().splitlines()[1:]
+    found += [f"sysv-{kind}"] * len(rows)
+probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+try:
+    probe.connect("\0mockloop-leftover")
+    found.append("abstract socket")
+except OSError:
+    pass
+print(found)
+for base in ("/work", "/tmp", "/dev/shm"):
+    open(base + "/left", "w").write("state")
+    os.makedirs(base + "/locked/inner")
+    open(base + "/locked/inner/file", "w").write("state")
+    os.chmod(base + "/locked/inner", 0)
+    os.chmod(base + "/locked", 0)
+open("/dev/mqueue/left", "w").close()
+libc.shmget(0, 4096, 0o1600)  # IPC_PRIVATE, IPC_CREAT | 0600
+libc.msgget(0, 0o1600)
+libc.semget(0, 2, 0o1600)
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind("\0mockloop-leftover")
+        server.listen()
+        time.sleep(60)
+    os._exit(0)
+time.sleep(0.2)
+"""
+
+
+def test_nothing_a_test_leaves_reaches_the_next_test(clean_host) -> None:
+    job = Job(language="python", code=LEAVE_STATE, limits=FAST)
+    result = run_tests(job, [Test("")] * 3, engine=clean_host)
+    assert [t.output for t in result.tests] == ["[]\n"] * 3, (result.error, result.tests)
+
+
+DEEP_TMP_CHAIN = r"""
+import os
+print(os.listdir("/tmp"), flush=True)
+os.chdir("/tmp")
+for _ in range(3000):  # 3000 levels: deeper than recursion, the path longer than PATH_MAX
+    os.mkdir("d" * 40)
+    os.chdir("d" * 40)
+    open("f", "w").close()
+os.mkfifo("fifo")
+os.symlink("/work/main.py", "link")
+"""
+
+
+def test_a_tmp_chain_deeper_than_path_max_is_removed_between_tests(clean_host) -> None:
+    job = Job(language="python", code=DEEP_TMP_CHAIN, limits=Limits(time_limit_ms=3000))
+    result = run_tests(job, [Test("")] * 2, engine=clean_host)
+    assert result.verdict == "accepted", (result.error, result.tests)
+    assert [t.output for t in result.tests] == ["[]\n"] * 2
+
+
+def test_a_test_cannot_change_the_program_the_next_test_runs(clean_host) -> None:
+    code = (
+        "import os\nprint('original')\n"
+        "os.chmod('/work/main.py', 0o644)\n"
+        "open('/work/main.py', 'w').write('print(\"tampered\")\\n')\n"
+    )
+    job = Job(language="python", code=code, limits=FAST)
+    result = run_tests(job, [Test("")] * 2, engine=clean_host)
+    assert [t.output for t in result.tests] == ["original\n"] * 2
+    binary = (
+        "#include <cstdio>\n#include <unistd.h>\n"
+        'int main(){ std::puts("original"); unlink("/work/main");'
+        ' FILE* f = std::fopen("/work/main", "w"); std::fputs("#!/bin/sh\\necho tampered\\n", f);'
+        ' std::fclose(f); chmod("/work/main", 0755); }\n'
+    )
+    job = Job(
+        language="cpp",
+        code=binary.replace("<unistd.h>", "<unistd.h>\n#include <sys/stat.h>"),
+        limits=FAST,
+    )
+    result = run_tests(job, [Test("")] * 2, engine=clean_host)
+    assert [t.output for t in result.tests] == ["original\n"] * 2, (result.error, result.tests)
+
+
 def test_output_limit_is_configurable(clean_host) -> None:
     code = "print('x' * 300_000)\n"
     small = Limits(time_limit_ms=1000, output_limit_mb=0.25)
@@ -491,3 +582,40 @@ def test_warm_pool_serves_jobs_and_is_never_reused(clean_host) -> None:
     assert first.container_id != second.container_id
     pooled = clean_host.live_containers()
     assert pooled  # refilled, with a fresh container
+
+
+@pytest.mark.parametrize(
+    ("code", "verdict"),
+    [
+        ("while True:\n    pass\n", "time_limit"),
+        ("import time\ntime.sleep(30)\n", "time_limit"),
+        ("x = bytearray(1 << 30)\n", "memory_limit"),
+    ],
+    ids=["busy loop", "sleep", "memory"],
+)
+def test_a_limit_hit_skips_the_rest_of_the_part(clean_host, code, verdict) -> None:
+    """Fail fast: 13 tests of `while True: pass` take about one time limit, not 13; the
+    rest are `skipped`, and a timed-out test shows the limit, not the kill time."""
+    limits = Limits(time_limit_ms=1000, memory_limit_mb=128)
+    job = Job(language="python", code=code, limits=limits)
+    started = time.monotonic()
+    result = run_tests(job, [Test("")] * 13, engine=clean_host)
+    elapsed = time.monotonic() - started
+    verdicts = [t.verdict for t in result.tests]
+    assert verdicts == [verdict] + ["skipped"] * 12, (result.error, result.tests)
+    assert result.verdict == verdict and result.passed == 0
+    assert elapsed < limits.wall_ms / 1000 + 4, elapsed  # one test's worth, not 13
+    if verdict == "time_limit":
+        assert result.tests[0].time_ms == limits.time_limit_ms
+    assert "not run" in result.tests[1].message
+
+
+def test_without_fail_fast_every_test_runs(clean_host) -> None:
+    job = Job(
+        language="python",
+        code="import sys\nif sys.stdin.read() == 'slow':\n    while True: pass\nprint(1)\n",
+        limits=FAST,
+        fail_fast=False,
+    )
+    result = run_tests(job, [Test("slow"), Test("", "1\n")], engine=clean_host)
+    assert [t.verdict for t in result.tests] == ["time_limit", "accepted"]

@@ -216,10 +216,13 @@ def test_runtime_error_reports_the_signal():
     assert (result.exit_signal, result.message) == ("SIGSEGV", "killed by SIGSEGV")
 
 
-def test_wall_timeout_reports_wall_time():
+def test_a_timed_out_test_shows_the_limit_not_the_kill_time():
+    """Issue 15: "4007 ms" against a stated 2000 ms limit; the limit is what it exceeded."""
     job = Job(language="python", code="", limits=LIMITS)
-    result = judge_test(job, Test(""), _frame(wall_timeout=True, time_ms=3, wall_ms=2000))
-    assert result.time_ms == 2000
+    slept = judge_test(job, Test(""), _frame(wall_timeout=True, time_ms=3, wall_ms=2000))
+    spun = judge_test(job, Test(""), _frame(time_ms=2004, wall_ms=2010, signal=signal.SIGXCPU))
+    assert (slept.verdict, slept.time_ms) == ("time_limit", 1000)
+    assert (spun.verdict, spun.time_ms) == ("time_limit", 1000)
 
 
 def test_overall_verdict_is_the_first_failure_in_test_order():
@@ -244,3 +247,102 @@ def test_overall_verdict_is_the_first_failure_in_test_order():
 def test_malformed_jobs_are_refused(job):
     with pytest.raises(ValueError):
         job.validate()
+
+
+# ------------------------------------------------------------------ pathological outputs
+
+MB = 1 << 20
+CPU_BUDGET_S = 20  # linear checkers need well under a second for these; quadratic, hours
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _judged_within_cpu_budget(check):
+    """Run `check()` with a CPU-time budget (ITIMER_PROF: CPU, not wall time, so a busy
+    machine does not make it flaky); a runaway checker fails instead of hanging."""
+
+    def out_of_budget(signum, frame):
+        raise _OutOfBudget
+
+    previous = signal.signal(signal.SIGPROF, out_of_budget)
+    signal.setitimer(signal.ITIMER_PROF, CPU_BUDGET_S)
+    try:
+        return check()
+    except _OutOfBudget:
+        pytest.fail(f"the checker used more than {CPU_BUDGET_S} s of CPU")
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
+PATHOLOGICAL_STDIO = [
+    ("exact", "1" * (8 * MB) + "x", "1\n"),
+    ("exact", "a \t" * (2 * MB) + "\n" * (2 * MB), "a\n"),
+    ("tokens", "1" * (8 * MB) + "x", "1\n"),
+    ("tokens", "1 " * (4 * MB), "1\n"),
+    ("float:1e-6", "1" * 8000 + "x", "1\n"),  # 21.6 s before numbers were parsed linearly
+    ("float:1e-6", "1" * (8 * MB) + "x", "1\n"),
+    ("float:1e-6", "1." + "1" * (8 * MB) + "e", "1\n"),
+    ("float:1e-6", "-" + "1" * (8 * MB) + "e+" + "1" * 1000 + "x", "1\n"),
+    ("float:1e-6", "1" * (8 * MB), "1\n"),  # a valid (huge) number
+    ("float:1e-6", "1.5 " * (2 * MB), "1.5\n"),
+    ("unordered-lines", "a\n" * (4 * MB), "a\n"),
+    ("unordered-lines", "x" * (8 * MB), "a\n"),
+]
+
+
+@pytest.mark.parametrize(("checker", "output", "expected"), PATHOLOGICAL_STDIO)
+def test_pathological_stdio_output_is_judged_in_bounded_work(checker, output, expected):
+    result = _judged_within_cpu_budget(lambda: judge.check_stdio(checker, output, expected))
+    assert result.ok is False
+
+
+PATHOLOGICAL_FUNCTION = [
+    ("exact", "[" * 200_000),  # RecursionError in json.loads left a submission running
+    ("exact", "[" * 900 + "]" * 900),  # valid JSON, deeper than the comparison recursed
+    ("exact", '{"a":' * 900 + "1" + "}" * 900),
+    ("float:1e-6", "[" * (4 * MB)),
+    ("exact", "1" * (8 * MB)),  # over Python's int digit limit
+    ("float:1e-6", "[" + "1.5," * (2 * MB) + "1]"),
+    ("unordered-lines", "[" + "[1]," * (2 * MB) + "[2]]"),
+    ("exact", '"' + "\\u0041" * (1 * MB) + '"'),
+]
+
+
+@pytest.mark.parametrize(("checker", "output"), PATHOLOGICAL_FUNCTION)
+def test_pathological_function_output_is_judged_in_bounded_work(checker, output):
+    result = _judged_within_cpu_budget(lambda: judge.check_function(checker, output, [1]))
+    assert result.ok is False
+    assert result.message
+
+
+def test_deep_but_equal_json_is_accepted():
+    deep = "[" * 900 + "]" * 900
+    expected = []
+    for _ in range(899):
+        expected = [expected]
+    assert judge.check_function("exact", deep, expected).ok is True
+
+
+def test_a_judge_failure_on_one_test_is_that_tests_internal_error(monkeypatch):
+    """Result handling never loses the job: a checker bug becomes internal_error."""
+    from sandbox import api
+    from sandbox.engine import RawRun
+
+    class OneFrameEngine:
+        def run(self, profile, payload, *, on_frame, **kwargs):
+            frames = [Frame({"type": "hello"}), Frame({"type": "test", "index": 0}, [b"", b""])]
+            for frame in frames:
+                on_frame(frame)
+            return RawRun(frames=frames, finished=True)
+
+    def broken(*args, **kwargs):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(api, "judge_test", broken)
+    monkeypatch.setattr(api, "_image", lambda language: "runner")
+    result = api.run_tests(Job(language="python", code=""), [Test("")], engine=OneFrameEngine())
+    assert result.verdict == judge.INTERNAL_ERROR
+    assert "RecursionError" in result.tests[0].message

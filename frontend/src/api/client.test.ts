@@ -73,6 +73,12 @@ describe("api client", () => {
     expect(describeError(error)).toBe("Another stage of this loop is live (Screen); finish it first.");
   });
 
+  it("says which limit a 429 hit, or a general sentence without one", () => {
+    const busy = "You already have 2 submissions waiting for the judge (at most 2 at a time). Send this one when one of them has its verdict.";
+    expect(describeError(new ApiError(429, busy))).toBe(busy);
+    expect(describeError(new ApiError(429, ""))).toBe("Too many attempts. Wait a minute and try again.");
+  });
+
   it("says not found plainly", async () => {
     respond(404, { detail: "Loop not found.", errors: {} });
     const error = await api.loop(99).catch((e: unknown) => e);

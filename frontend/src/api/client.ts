@@ -315,8 +315,8 @@ export function describeError(error: unknown): string {
       return error.detail || "Not found.";
     case 413:
       return error.detail || "That is too large.";
-    case 429:
-      return "Too many attempts. Wait a minute and try again.";
+    case 429: // the server says which limit, and for how long (e.g. judge jobs in flight)
+      return error.detail || "Too many attempts. Wait a minute and try again.";
     default: {
       if (error.status >= 500) return "The server had a problem. Please try again.";
       // 400: the field errors say it all (`detail` repeats the first of them); other

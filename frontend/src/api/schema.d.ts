@@ -647,7 +647,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The stage's submissions, newest first, as `GET /submissions/{id}/` shows each (hidden tests: index, verdict, time and memory only). The candidate, the stage's coach and admins; a room loads its verdict table from it. */
+        /** @description The stage's submissions, newest first, as `GET /submissions/{id}/` shows each (hidden tests: index and verdict only). The candidate, the stage's coach and admins; a room loads its verdict table from it. */
         get: operations["v1_stages_submissions_list"];
         put?: never;
         post?: never;
@@ -683,7 +683,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Queue a run or submit of one open part of a coding question of your live stage. Code over 64 KiB → 413; a locked or absent part → 409. */
+        /** @description Queue a run or submit of one open part of a coding question of your live stage. Code over 64 KiB → 413; a locked or absent part → 409; too many submissions, or too many submits of the same part (scope `submit_part`) → 429 with `Retry-After`. */
         post: operations["v1_submissions_create"];
         delete?: never;
         options?: never;
@@ -1897,6 +1897,12 @@ export interface components {
             passed?: number;
             /** Format: int64 */
             total?: number;
+            /** Format: int64 */
+            max_time_ms?: number;
+            /** Format: int64 */
+            max_memory_kb?: number;
+            /** @description While queued: its place in the judge's queue (1: next); else null. */
+            readonly queue_position: number | null;
             compile_output?: string;
             /** Format: date-time */
             readonly created_at: string;
@@ -1909,6 +1915,8 @@ export interface components {
         SubmissionQueued: {
             readonly id: number;
             status?: components["schemas"]["SubmissionStatusEnum"];
+            /** @description Its place in the judge's queue (1: next). */
+            readonly queue_position: number | null;
         };
         /**
          * @description * `queued` - Queued
@@ -1919,15 +1927,20 @@ export interface components {
          */
         SubmissionStatusEnum: "queued" | "running" | "done" | "error";
         /**
-         * @description Hidden tests: index, verdict, time and memory only. Sample tests of a `run` also
-         *     show input, expected output, output and stderr.
+         * @description Hidden tests: index and verdict only; their time and memory are null, as a figure
+         *     per hidden test is fine enough to encode its input (a program that allocates
+         *     `input[k]` MiB reads it back). The submission's `max_time_ms`/`max_memory_kb` cover
+         *     the part as a whole. Sample tests show their figures, and those of a `run` also show
+         *     input, expected output, output and stderr.
          */
         TestResultOut: {
             index: number;
             hidden: boolean;
             verdict: string;
-            time_ms: number;
-            memory_kb: number;
+            /** @description CPU time; null for hidden tests. */
+            time_ms: number | null;
+            /** @description Peak memory; null for hidden tests. */
+            memory_kb: number | null;
             /** @description Sample tests of a run only. */
             input?: string;
             /** @description Sample tests of a run only. */

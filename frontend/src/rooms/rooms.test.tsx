@@ -39,6 +39,35 @@ describe("verdict table", () => {
     expect(screen.getByText("waste 2")).toBeTruthy();
   });
 
+  it("shows a queued submission's place in the judge's queue", () => {
+    render(<VerdictTable rows={[row({ id: 4, status: "queued", verdict: "", position: 3 })]} />);
+    expect(screen.getByText("queued (position 3)…")).toBeTruthy();
+    cleanup();
+    render(<VerdictTable rows={[row({ id: 4, status: "running", verdict: "", position: null })]} />);
+    expect(screen.getByText("running…")).toBeTruthy();
+  });
+
+  it("shows no figure per hidden test, only the submit's maximum", () => {
+    const detail = {
+      id: 3,
+      part: 1,
+      mode: "submit",
+      status: "done",
+      verdict: "accepted",
+      compile_output: "",
+      max_time_ms: 41,
+      max_memory_kb: 20480,
+      tests: [
+        { index: 0, hidden: true, verdict: "accepted", time_ms: null, memory_kb: null },
+        { index: 1, hidden: true, verdict: "skipped", time_ms: null, memory_kb: null },
+      ],
+    } as unknown as Submission;
+    render(<VerdictTable rows={[row({ id: 3, mode: "submit", passed: 1, total: 2, detail })]} />);
+    expect(screen.getAllByText("—")).toHaveLength(4);
+    expect(screen.getAllByTestId("verdict").map((v) => v.textContent)).toEqual(["accepted", "accepted", "skipped"]);
+    expect(screen.getByTestId("submission-max").textContent).toBe("max 41 ms · 20 MB");
+  });
+
   it("shows a pending submission as queued, then running", () => {
     const { rerender } = render(<VerdictTable rows={[row({ status: "queued", verdict: "" })]} />);
     expect(screen.getByText("queued…")).toBeTruthy();

@@ -612,7 +612,7 @@ def test_code_of_exactly_64_kib_is_accepted(world: World, as_user):
         f"{API}/submissions/", data=submission_body(world, code="x" * 64 * 1024), format="json"
     )
     assert response.status_code == 202
-    assert response.json() == {"id": response.json()["id"], "status": "queued"}
+    assert response.json() == {"id": response.json()["id"], "status": "queued", "queue_position": 1}
 
 
 @pytest.mark.django_db

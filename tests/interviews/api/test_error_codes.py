@@ -52,6 +52,7 @@ def test_the_base_classes_map_to_their_status_and_code():
         "StateConflict": (409, "state_conflict"),
         "TooLarge": (413, "too_large"),
         "Unavailable": (503, "unavailable"),
+        "TooBusy": (429, "too_busy"),
     }
     # Subclasses take their base's status; a code given where raised overrides the default.
     error = domain.StateConflict("Taken.", code="stage_taken")

@@ -107,7 +107,7 @@ def _judged(monkeypatch, w, verdict: str = "accepted"):
     monkeypatch.setattr(
         judging,
         "run_tests",
-        lambda job, tests: JobResult(
+        lambda job, tests, **options: JobResult(
             verdict=verdict,
             tests=[SandboxTestResult(index=i, verdict=verdict) for i in range(len(tests))],
         ),

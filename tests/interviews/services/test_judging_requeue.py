@@ -55,6 +55,8 @@ def test_deferred_submission_waits_for_the_sandbox(sent, django_capture_on_commi
     assert judging.submissions_requeue(sandbox_ok=False, now=later).counts() == {
         "requeued": 0,
         "stale": 0,
+        "expired": 0,
+        "abandoned": 0,
     }
     result = judging.submissions_requeue(sandbox_ok=True, now=later)
     assert result.deferred == [submission.pk] and result.lost == []
@@ -77,9 +79,10 @@ def test_the_sweep_task_sends_what_the_sweep_picked(sent):
     Submission.objects.filter(pk=submission.pk).update(
         created_at=timezone.now() - timedelta(minutes=5)
     )
-    assert tasks.requeue_submissions() == {"requeued": 0, "stale": 1}
+    idle = {"requeued": 0, "stale": 0, "expired": 0, "abandoned": 0}
+    assert tasks.requeue_submissions() == {**idle, "stale": 1}
     assert sent == [submission.pk]
-    assert tasks.requeue_submissions() == {"requeued": 0, "stale": 0}
+    assert tasks.requeue_submissions() == idle
     assert sent == [submission.pk]
 
 
@@ -88,3 +91,76 @@ def test_done_submissions_are_never_deferred():
     judging.submission_defer(submission_id=submission.pk)
     submission.refresh_from_db()
     assert submission.verdict == "accepted"
+
+
+def _expired_running(**kwargs) -> Submission:
+    submission = _submission(status="running", attempts=1, **kwargs)
+    Submission.objects.filter(pk=submission.pk).update(
+        started_at=timezone.now() - timedelta(minutes=10),
+        leased_until=timezone.now() - timedelta(seconds=1),
+    )
+    return submission
+
+
+def test_a_running_job_whose_judge_died_is_judged_once_more_then_ends(sent):
+    """Its worker died and the broker message may be gone too (a restarted Redis): the
+    sweep queues it again once; if that judge dies as well, it ends as internal_error."""
+    submission = _expired_running()
+    first = tasks.requeue_submissions()
+    assert (first["expired"], first["abandoned"]) == (1, 0)
+    assert sent == [submission.pk]
+    submission.refresh_from_db()
+    assert (submission.status, submission.expired_leases) == ("queued", 1)
+    assert tasks.requeue_submissions()["expired"] == 0  # not sent again every tick
+
+    claim = judging.submission_claim(submission.pk)  # the re-judge takes it ...
+    assert claim is not None and claim.attempt == 2
+    Submission.objects.filter(pk=submission.pk).update(
+        leased_until=timezone.now() - timedelta(seconds=1)
+    )  # ... and dies too
+    second = tasks.requeue_submissions()
+    assert (second["expired"], second["abandoned"]) == (0, 1)
+    assert sent == [submission.pk]
+    submission.refresh_from_db()
+    assert (submission.status, submission.verdict) == ("error", "internal_error")
+    assert "interrupted twice" in submission.error
+    assert submission.requeue_at is None
+    event = StageEvent.objects.filter(stage=submission.stage, type="submission.status").last()
+    assert (event.payload["status"], event.payload["verdict"]) == ("error", "internal_error")
+
+
+def test_a_running_job_under_a_live_lease_is_left_alone(sent):
+    submission = _submission(status="running", attempts=1)
+    Submission.objects.filter(pk=submission.pk).update(
+        started_at=timezone.now() - timedelta(minutes=10),  # long job, renewed lease
+        leased_until=timezone.now() + timedelta(seconds=60),
+    )
+    assert tasks.requeue_submissions()["expired"] == 0
+    with pytest.raises(judging.LeaseHeld):
+        judging.submission_claim(submission.pk)
+    submission.refresh_from_db()
+    assert submission.status == "running"
+
+
+def test_a_redelivered_message_rejudges_an_expired_job_once(sent):
+    """The broker's redelivery claims the expired job itself (before any sweep): once."""
+    submission = _expired_running()
+    claim = judging.submission_claim(submission.pk)
+    assert claim is not None and claim.attempt == 2
+    Submission.objects.filter(pk=submission.pk).update(
+        leased_until=timezone.now() - timedelta(seconds=1)
+    )
+    assert judging.submission_claim(submission.pk) is None
+    submission.refresh_from_db()
+    assert (submission.status, submission.verdict) == ("error", "internal_error")
+
+
+def test_a_claim_renews_its_lease_while_it_holds_the_job():
+    submission = _submission(status="queued")
+    claim = judging.submission_claim(submission.pk)
+    Submission.objects.filter(pk=submission.pk).update(leased_until=timezone.now())
+    assert judging.submission_lease_renew(claim) is True
+    submission.refresh_from_db()
+    assert submission.leased_until > timezone.now() + timedelta(seconds=30)
+    Submission.objects.filter(pk=submission.pk).update(attempts=5)  # someone else's now
+    assert judging.submission_lease_renew(claim) is False

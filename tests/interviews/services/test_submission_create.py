@@ -39,9 +39,28 @@ def test_queue_judging_hands_the_id_to_the_judge_task(world, monkeypatch):
     from interviews.judging import tasks
 
     calls = []
-    monkeypatch.setattr(tasks.judge_submission, "delay", calls.append)
+    monkeypatch.setattr(
+        tasks.judge_submission, "apply_async", lambda args, **options: calls.append((args, options))
+    )
     service.queue_judging(42)
-    assert calls == [42]
+    assert calls == [((42,), {"priority": tasks.SUBMIT_PRIORITY})]
+
+
+def test_runs_are_queued_ahead_of_submits(world, monkeypatch):
+    """Someone waiting on a run of the samples is not stuck behind bulk submits."""
+    from interviews.judging import tasks
+
+    calls = []
+    monkeypatch.setattr(
+        tasks.judge_submission, "apply_async", lambda args, **options: calls.append(options)
+    )
+    monkeypatch.setattr(service, "queue_judging", lambda pk: None)
+    run = create(world, mode="run")
+    submit = create(world, mode="submit")
+    tasks.queue_judging(submit.pk)
+    tasks.queue_judging(run.pk)
+    assert [c["priority"] for c in calls] == [tasks.SUBMIT_PRIORITY, tasks.RUN_PRIORITY]
+    assert tasks.RUN_PRIORITY < tasks.SUBMIT_PRIORITY  # kombu's Redis: lower goes first
 
 
 def test_rules(world, monkeypatch):
@@ -106,3 +125,26 @@ def test_go_is_accepted_when_the_question_lists_it(world, monkeypatch):
     m.Question.objects.filter(pk=world.coding_q.pk).update(languages=["python", "go"])
     submission = create(world, language="go", code="package main\n\nfunc main() {\n}\n")
     assert submission.language == "go"
+
+
+def test_a_candidate_has_at_most_two_submissions_in_flight(world, monkeypatch, settings):
+    """One candidate cannot hold every worker: queued + running count, finished do not;
+    the deadline's auto-submit is never refused."""
+    from interviews.services.errors import TooBusy
+
+    monkeypatch.setattr(service, "queue_judging", lambda pk: None)
+    assert settings.JUDGE_MAX_IN_FLIGHT_PER_USER == 2
+    first = create(world)
+    create(world, mode="submit")
+    with pytest.raises(TooBusy, match="2 submissions waiting"):
+        create(world)
+    m.Submission.objects.filter(pk=first.pk).update(status="running")
+    with pytest.raises(TooBusy):
+        create(world, mode="submit")
+    auto = service.submission_create_auto(
+        stage=world.coding, question_id=world.coding_q.pk, document=Document("print(3)")
+    )
+    assert auto is not None and auto.status == "queued"
+    m.Submission.objects.filter(pk=first.pk).update(status="done")
+    m.Submission.objects.filter(pk=auto.pk).update(status="error")
+    assert create(world).status == "queued"  # a slot is free again

@@ -165,7 +165,7 @@ function QuestionWorkspace({
           ...(mode === "run" && useStdin ? { stdin } : {}),
         };
         const queued = await api.submissionCreate(body);
-        track({ id: queued.id, question: question.id, part, mode, status: queued.status ?? "queued", verdict: "", passed: 0, total: 0 });
+        track({ id: queued.id, question: question.id, part, mode, status: queued.status ?? "queued", verdict: "", passed: 0, total: 0, position: queued.queue_position });
       } catch (err) {
         setError(describeError(err));
       } finally {

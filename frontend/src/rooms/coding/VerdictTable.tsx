@@ -2,9 +2,10 @@ import type { TestResult } from "../../api/client";
 import { verdictLabel } from "../../lib/format";
 import { isFinal, type SubmissionRow } from "./useSubmissions";
 
-export function VerdictBadge({ verdict, status }: { verdict: string; status: string }) {
+export function VerdictBadge({ verdict, status, position }: { verdict: string; status: string; position?: number | null }) {
   if (!isFinal(status)) {
-    return <span className="verdict verdict-pending">{status === "running" ? "running…" : "queued…"}</span>;
+    const queued = position ? `queued (position ${position})…` : "queued…";
+    return <span className="verdict verdict-pending">{status === "running" ? "running…" : queued}</span>;
   }
   const v = verdict || (status === "error" ? "internal_error" : "");
   return (
@@ -50,6 +51,15 @@ export function OutputDiff({ expected, output }: { expected: string; output: str
   );
 }
 
+/** Hidden tests carry no figures (one per test could encode its input): "—". */
+function formatMs(ms: number | null | undefined): string {
+  return ms === null || ms === undefined ? "—" : `${ms} ms`;
+}
+
+function formatKb(kb: number | null | undefined): string {
+  return kb === null || kb === undefined ? "—" : `${Math.round(kb / 102.4) / 10} MB`;
+}
+
 function TestRow({ test }: { test: TestResult }) {
   const detailed = test.input !== undefined;
   return (
@@ -60,8 +70,8 @@ function TestRow({ test }: { test: TestResult }) {
         <td>
           <VerdictBadge verdict={test.verdict} status="done" />
         </td>
-        <td className="num">{test.time_ms} ms</td>
-        <td className="num">{Math.round(test.memory_kb / 102.4) / 10} MB</td>
+        <td className="num">{formatMs(test.time_ms)}</td>
+        <td className="num">{formatKb(test.memory_kb)}</td>
       </tr>
       {detailed && (
         <tr className="test-detail">
@@ -100,10 +110,15 @@ export function SubmissionResult({ row }: { row: SubmissionRow }) {
         <strong>
           {row.mode === "run" ? "Run" : "Submit"} #{row.id} · part {row.part}
         </strong>
-        <VerdictBadge verdict={row.verdict} status={row.status} />
+        <VerdictBadge verdict={row.verdict} status={row.status} position={row.position} />
         {isFinal(row.status) && row.total > 0 && (
           <span className="muted small">
             {row.passed}/{row.total} passed
+          </span>
+        )}
+        {detail && isFinal(detail.status ?? "") && detail.tests.some((t) => t.hidden) && (
+          <span className="muted small" data-testid="submission-max">
+            max {formatMs(detail.max_time_ms)} · {formatKb(detail.max_memory_kb)}
           </span>
         )}
       </div>

@@ -15,6 +15,8 @@ export interface SubmissionRow {
   verdict: string;
   passed: number;
   total: number;
+  /** While queued: its place in the judge's queue (1: next), from the API. */
+  position?: number | null;
   detail?: Submission;
   /** performance.now() of the last news about it. */
   seenAt: number;
@@ -44,6 +46,7 @@ export function rowsFromEvents(events: StageMessage[], rows: Map<number, Submiss
       verdict: e.verdict,
       passed: e.passed,
       total: e.total,
+      position: e.status === "queued" ? current?.position : null,
       detail: current?.detail,
       seenAt: performance.now(),
     });
@@ -66,6 +69,7 @@ export function rowsFromSubmissions(submissions: Submission[]): Map<number, Subm
       verdict: s.verdict ?? "",
       passed: s.passed ?? 0,
       total: s.total ?? 0,
+      position: s.queue_position,
       detail: isFinal(status) ? s : undefined,
       seenAt: performance.now(),
     });
@@ -110,6 +114,7 @@ export function useSubmissions(events: StageMessage[], initial: Submission[] = [
           verdict: detail.verdict ?? "",
           passed: detail.passed ?? 0,
           total: detail.total ?? 0,
+          position: detail.queue_position,
           detail: isFinal(detail.status ?? "") ? detail : row?.detail,
           seenAt: performance.now(),
         });
