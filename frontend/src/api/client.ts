@@ -212,6 +212,8 @@ export const api = {
   scorecard: (id: number) => get<Scorecard>(`/api/v1/stages/${id}/scorecard/`),
   scorecardSave: (id: number, body: ScorecardInput) =>
     request<Scorecard>("PUT", `/api/v1/stages/${id}/scorecard/`, body),
+  nextFollowUp: (id: number, question: number | null = null) =>
+    post<PushedFollowUp>(`/api/v1/stages/${id}/next-follow-up/`, { question }),
   chat: (id: number, text: string) => post<{ seq: number }>(`/api/v1/stages/${id}/chat/`, { text }),
   timer: (id: number, action: "pause" | "resume" | "extend", minutes = 0) =>
     post<Timer>(`/api/v1/stages/${id}/timer/`, { action, minutes }),

@@ -503,6 +503,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stages/{stage_id}/next-follow-up/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description "Next question" in a solo stage: the scripted interviewer asks its next
+         *     after-answer follow-up now (the stage's candidate; 409 `no_follow_up_left` when
+         *     none is left, `coach_asks_follow_ups` when a coach runs the stage).
+         */
+        post: operations["v1_stages_next_follow_up_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stages/{stage_id}/notes/": {
         parameters: {
             query?: never;
@@ -1094,6 +1115,13 @@ export interface components {
          * @enum {string}
          */
         ModeEnum: "run" | "submit";
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        NextFollowUpInputRequest: {
+            question?: number | null;
+        };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
          *     must not be silently dropped).
@@ -1692,6 +1720,8 @@ export interface components {
             readonly questions: components["schemas"]["StageQuestionCandidate"][];
             readonly follow_ups: components["schemas"]["PushedFollowUp"][];
             readonly answers: components["schemas"]["AnswerOut"][];
+            /** @description Follow-ups the scripted interviewer can still be asked for with "Next question" (0 when a coach runs the stage or it is not live). */
+            readonly scripted_follow_ups_left: number;
         };
         /**
          * @description The stage as its coach and admins see it: adds the bank follow-ups (with coach
@@ -1727,6 +1757,8 @@ export interface components {
             readonly questions: components["schemas"]["StageQuestionCoach"][];
             readonly follow_ups: components["schemas"]["PushedFollowUp"][];
             readonly answers: components["schemas"]["AnswerOut"][];
+            /** @description Follow-ups the scripted interviewer can still be asked for with "Next question" (0 when a coach runs the stage or it is not live). */
+            readonly scripted_follow_ups_left: number;
         };
         StageDetail: components["schemas"]["StageCandidate"] | components["schemas"]["StageCoach"];
         StageDocuments: {
@@ -1968,9 +2000,10 @@ export interface components {
          * @description * `manual` - Manual
          *     * `on_part_passed` - On Part Passed
          *     * `after_minutes` - After Minutes
+         *     * `after_answer` - After Answer
          * @enum {string}
          */
-        TriggerEnum: "manual" | "on_part_passed" | "after_minutes";
+        TriggerEnum: "manual" | "on_part_passed" | "after_minutes" | "after_answer";
         UserOut: {
             id: number;
             username: string;
@@ -2718,6 +2751,31 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["FollowUpInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushedFollowUp"];
+                };
+            };
+        };
+    };
+    v1_stages_next_follow_up_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NextFollowUpInputRequest"];
             };
         };
         responses: {
