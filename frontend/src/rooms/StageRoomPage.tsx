@@ -6,6 +6,7 @@ import { useMe } from "../auth/session";
 import type { StageKinds } from "../lib/stageKinds";
 import { useIntegritySignals } from "./shared/hooks";
 import { RoomLoader, RoomShell } from "./shared/RoomShell";
+import { isSolo, SoloNotice } from "./shared/ScriptedInterviewer";
 import { type Room, roomActive } from "./shared/useStageRoom";
 import { ChatPanel, FollowUpBanners } from "./shared/widgets";
 
@@ -87,14 +88,24 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
         }
         // Only live rounds have a chat (the async challenge has none); discussion rooms give
         // it a column of its own, the others place it in their layout.
+        const solo = spec.live && isSolo(room);
         const chat = spec.live ? (
-          <ChatPanel stageId={stage.id} events={room.events} me={me.username} closed={stage.status === "done" || room.refused} />
+          <ChatPanel
+            stageId={stage.id}
+            events={room.events}
+            me={me.username}
+            closed={stage.status === "done" || room.refused}
+            notepad={solo}
+          />
         ) : null;
         return (
-          <div className={`room-body ${view.sideChat ? "with-side" : ""}`}>
-            <view.Workspace room={room} editable={isOwner} side={view.sideChat ? undefined : chat} />
-            {view.sideChat && <aside className="room-side">{chat}</aside>}
-          </div>
+          <>
+            {solo && stage.status === "live" && <SoloNotice />}
+            <div className={`room-body ${view.sideChat ? "with-side" : ""}`}>
+              <view.Workspace room={room} editable={isOwner} side={view.sideChat ? undefined : chat} />
+              {view.sideChat && <aside className="room-side">{chat}</aside>}
+            </div>
+          </>
         );
       }}
     </RoomShell>
