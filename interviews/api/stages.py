@@ -26,6 +26,7 @@ from interviews.selectors.stages import (
 from interviews.services.answers import answer_save
 from interviews.services.reviews import review_comment_create, review_score
 from interviews.services.stages import stage_finish, stage_start
+from interviews.services.submissions import stage_unsubmitted_code
 
 from .base import (
     PracticeApi,
@@ -81,6 +82,21 @@ class StageStartApi(PracticeApi):
 
 
 class StageFinishApi(PracticeApi):
+    class FinishPreviewSerializer(serializers.Serializer):
+        class UnsubmittedSerializer(serializers.Serializer):
+            question = serializers.IntegerField(source="pk")
+            title = serializers.CharField()
+
+        unsubmitted = UnsubmittedSerializer(many=True)
+
+    @extend_schema(responses={200: FinishPreviewSerializer})
+    def get(self, request: Request, stage_id: int) -> Response:
+        """What finishing now would do: the coding questions whose latest code would be
+        submitted for judging (the confirm dialog names them)."""
+        stage = stage_for(request.user, stage_id)
+        unsubmitted = stage_unsubmitted_code(stage=stage, actor=request.user)
+        return Response(self.FinishPreviewSerializer({"unsubmitted": unsubmitted}).data)
+
     @extend_schema(request=None, responses={200: StageSummarySerializer})
     def post(self, request: Request, stage_id: int) -> Response:
         stage = stage_for(request.user, stage_id)

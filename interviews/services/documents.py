@@ -151,12 +151,14 @@ def _store_snapshot(
     snapshot.save()
 
 
-def documents_of(stage: Stage) -> list[DocumentState]:
-    """Every document that has content in the stage, merged (for room load and deadline)."""
+def documents_of(stage: Stage, *, kind: str | None = None) -> list[DocumentState]:
+    """Every document that has content in the stage, merged (for room load and deadline);
+    `kind` (`code`, `notes`, `scene`) keeps only documents of that kind."""
     names = set(StageDocument.objects.filter(stage=stage).values_list("name", flat=True))
     names.update(
         StageEvent.objects.filter(stage=stage, type="doc.update")
         .values_list("payload__doc", flat=True)
         .distinct()
     )
-    return [document_state(stage=stage, name=name) for name in sorted(n for n in names if n)]
+    wanted = sorted(n for n in names if n and (kind is None or n.startswith(f"{kind}:")))
+    return [document_state(stage=stage, name=name) for name in wanted]

@@ -130,8 +130,7 @@ def stage_timer_control(
 def stage_expire(*, stage_id: int, now=None) -> bool:
     """Close a stage whose deadline passed and auto-submit the latest code of each coding
     question. Idempotent: a second call (or a concurrent one) finds it done and stops."""
-    from .documents import documents_of
-    from .submissions import submission_create_auto
+    from .submissions import stage_submit_latest_code
 
     now = now or timezone.now()
     with transaction.atomic():
@@ -143,11 +142,7 @@ def stage_expire(*, stage_id: int, now=None) -> bool:
         stage.save(update_fields=["status", "finished_at"])
         emit(stage, "timer", timer_payload(stage, "expired"))
         emit(stage, "stage.status", stage_status_payload(stage, "deadline"))
-        for document in documents_of(stage):
-            if not document.name.startswith("code:") or not document.text.strip():
-                continue
-            question_id = int(document.name.split(":", 1)[1])
-            submission_create_auto(stage=stage, question_id=question_id, document=document)
+        stage_submit_latest_code(stage)
     return True
 
 

@@ -17,6 +17,7 @@ export type TokenOut = S["TokenOut"];
 export type LoopTemplate = S["LoopTemplateOut"];
 export type Loop = S["LoopOut"];
 export type StageSummary = S["StageSummary"];
+export type FinishPreview = S["FinishPreview"];
 export type StageKind = S["StageKindEnum"];
 /** One stage kind as the server's registry describes it (interviews/stage_kinds.py). Its
  * kind and room are plain strings: a newer server may name ones this build does not know. */
@@ -202,6 +203,7 @@ export const api = {
   stage: (id: number) => get<StageDetail>(`/api/v1/stages/${id}/`),
   stageStart: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/start/`),
   stageFinish: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/finish/`),
+  stageFinishPreview: (id: number) => get<FinishPreview>(`/api/v1/stages/${id}/finish/`),
   stageDocuments: (id: number) => get<StageDocuments>(`/api/v1/stages/${id}/documents/`),
   answerSave: (id: number, body: { question: number | null; text?: string; notes?: object; scene?: object }) =>
     post<Answer>(`/api/v1/stages/${id}/answers/`, body),

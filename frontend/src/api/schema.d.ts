@@ -473,7 +473,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * @description What finishing now would do: the coding questions whose latest code would be
+         *     submitted for judging (the confirm dialog names them).
+         */
+        get: operations["v1_stages_finish_retrieve"];
         put?: never;
         /**
          * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
@@ -978,6 +982,9 @@ export interface components {
             at: string;
             actor: string | null;
             private: boolean;
+        };
+        FinishPreview: {
+            unsubmitted: components["schemas"]["Unsubmitted"][];
         };
         Flaw: {
             category: components["schemas"]["CategoryEnum"];
@@ -2004,6 +2011,10 @@ export interface components {
          * @enum {string}
          */
         TriggerEnum: "manual" | "on_part_passed" | "after_minutes" | "after_answer";
+        Unsubmitted: {
+            question: number;
+            title: string;
+        };
         UserOut: {
             id: number;
             username: string;
@@ -2714,6 +2725,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventOut"][];
+                };
+            };
+        };
+    };
+    v1_stages_finish_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FinishPreview"];
                 };
             };
         };

@@ -4,6 +4,7 @@ import { Link, useParams } from "react-router";
 import { api, describeError } from "../api/client";
 import { useMe } from "../auth/session";
 import type { StageKinds } from "../lib/stageKinds";
+import { finishConfirmText } from "./finishConfirm";
 import { useIntegritySignals } from "./shared/hooks";
 import { RoomLoader, RoomShell } from "./shared/RoomShell";
 import { isSolo, SoloNotice } from "./shared/ScriptedInterviewer";
@@ -20,12 +21,16 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
   useIntegritySignals(room.socket, isOwner && active);
 
   async function act(action: "start" | "finish") {
-    if (action === "finish" && !window.confirm("Finish this stage? You cannot edit it afterwards.")) return;
     setBusy(true);
     setError(null);
     try {
       if (action === "start") await api.stageStart(stage.id);
-      else await api.stageFinish(stage.id);
+      else {
+        await room.docs.settled(3000);
+        const preview = await api.stageFinishPreview(stage.id);
+        if (!window.confirm(finishConfirmText(preview))) return;
+        await api.stageFinish(stage.id);
+      }
       await room.reloadStage();
     } catch (err) {
       setError(describeError(err));

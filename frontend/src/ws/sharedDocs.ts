@@ -153,6 +153,26 @@ export class SharedDocs {
     return () => this.listeners.delete(listener);
   }
 
+  /** Send what is waiting and resolve once the server has every edit (true), or after
+   * `timeoutMs` with some still unsaved (false): Finish waits on it, so the code it
+   * submits is the code on screen. */
+  settled(timeoutMs: number): Promise<boolean> {
+    this.flush();
+    if (this.pending === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        stop();
+        resolve(false);
+      }, timeoutMs);
+      const stop = this.onStatus((status) => {
+        if (status.pending > 0) return;
+        clearTimeout(timer);
+        stop();
+        resolve(true);
+      });
+    });
+  }
+
   /** Connection changed: refresh the indicator (and send if we are back). */
   connectionChanged(): void {
     if (this.sender.isLive) this.flush();

@@ -123,6 +123,12 @@ CASES = [
     ),
     Case("stage-finish", "post", stage_url("coding", "finish/"), (401, 404, 200, 404, 200, 200)),
     Case(
+        "stage-finish-preview",
+        "get",
+        stage_url("coding", "finish/"),
+        (401, 404, 200, 404, 200, 200),
+    ),
+    Case(
         "answers",
         "post",
         stage_url("coding", "answers/"),
