@@ -105,9 +105,9 @@ def submission_create_auto(*, stage: Stage, question_id: int, document: Any) -> 
 
 def _auto_submission_of(stage: Stage, question_id: int, document: Any) -> Submission | None:
     """The submit the deadline (or Finish) would make of a question's code, unsaved; None
-    when nothing would be submitted — see `submission_create_auto` — or when this very
-    code was already submitted for that part (its verdict is there; judging it again at
-    the end would only say the same)."""
+    when nothing would be submitted — see `submission_create_auto` —, when the code is
+    still the untouched starter, or when this very code was already submitted for that
+    part (its verdict is there; judging it again at the end would only say the same)."""
     question = stage_question_get(stage, question_id)
     code = getattr(document, "text", "") or ""
     if question is None or question.kind != QuestionKind.CODING or not code.strip():
@@ -117,6 +117,8 @@ def _auto_submission_of(stage: Stage, question_id: int, document: Any) -> Submis
     if language not in question.languages or len(code.encode("utf-8")) > settings.MAX_CODE_BYTES:
         logger.info("auto-submit of stage %s question %s skipped", stage.pk, question_id)
         return None
+    if code.strip() == (question.starter or {}).get(language, "").strip():
+        return None  # the room put the starter there; the candidate never touched it
     parts = Part.objects.filter(question=question).values_list("position", flat=True)
     open_parts = [n for n in parts if part_is_open(stage, question, n)]
     if not open_parts:

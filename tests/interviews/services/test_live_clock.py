@@ -191,3 +191,13 @@ def test_only_who_may_finish_sees_what_finishing_would_submit():
     _type(stage, f"code:{question.pk}", "print(7)\n")
     with pytest.raises(NotAllowed):
         submissions.stage_unsubmitted_code(stage=stage, actor=UserFactory())
+
+
+def test_untouched_starter_code_is_not_submitted_at_the_end():
+    stage, question = _live_stage()
+    question.starter = {"python": "def solve():\n    pass\n"}
+    question.save()
+    _type(stage, f"code:{question.pk}", "def solve():\n    pass\n")
+    assert submissions.stage_unsubmitted_code(stage=stage, actor=stage.loop.candidate) == []
+    stages.stage_finish(stage=stage, actor=stage.loop.candidate)
+    assert not Submission.objects.filter(stage=stage).exists()
