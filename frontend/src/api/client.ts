@@ -187,6 +187,7 @@ const post = <T>(path: string, body?: unknown) => request<T>("POST", path, body)
 
 export const api = {
   me: () => get<Me>("/api/v1/me/"),
+  session: () => get<{ me: Me | null }>("/api/v1/auth/session/"),
   login: (username: string, password: string) =>
     post<TokenOut>("/api/v1/auth/login/", { username, password }),
   signup: (username: string, password: string, email = "") =>

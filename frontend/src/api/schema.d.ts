@@ -38,6 +38,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/session/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Who is signed in, or nobody: 200 either way, so a page that only wants to know
+         *     (the home page, opened signed out) does not make the browser log a failed request.
+         *     Scripts keep using `me/`, which answers 401 without credentials.
+         */
+        get: operations["auth_session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/signup/": {
         parameters: {
             query?: never;
@@ -1654,6 +1675,9 @@ export interface components {
          * @enum {string}
          */
         ScorecardStatusEnum: "scored" | "not_scored" | "waiting_for_stage_end";
+        SessionOut: {
+            me: components["schemas"]["UserOut"] | null;
+        };
         /**
          * @description * `low` - Low
          *     * `medium` - Medium
@@ -2081,6 +2105,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    auth_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOut"];
+                };
             };
         };
     };

@@ -98,6 +98,7 @@ CASES = [
     ),
     Case("logout", "post", lambda w: f"{API}/auth/logout/", (401, 204, 204, 204, 204, 204)),
     Case("me", "get", lambda w: f"{API}/me/", (401, 200, 200, 200, 200, 200)),
+    Case("session", "get", lambda w: f"{API}/auth/session/", (200,) * 6),
     Case(
         "loop-templates", "get", lambda w: f"{API}/loop-templates/", (401, 200, 200, 200, 200, 200)
     ),
