@@ -53,7 +53,7 @@ def test_discussion_design_review_and_scorecard(
     )
     page.get_by_label("Estimates").fill("10k QPS, 1k tokens each: KV cache ~ 160 KB/token for 70B.")
     page.get_by_label("Estimates").blur()
-    page.get_by_test_id("save-status").get_by_text("Saved · seq").wait_for()
+    page.get_by_test_id("save-status").get_by_text("All changes saved").wait_for()
     page.screenshot(path=screenshot_path("design-room-notes"))
     page.get_by_role("tab", name="Whiteboard").click()
     page.locator(".excalidraw").wait_for()

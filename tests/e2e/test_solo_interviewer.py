@@ -86,7 +86,7 @@ def test_finish_judges_the_code_that_was_never_submitted(
         "Your latest code for 1 question" in message and "submitted for judging" in message
         for message in dialogs
     ), dialogs
-    head = page.locator(".submission-head", has_text="Submit #")
+    head = page.locator(".submission-head", has_text="Submitted when the stage ended")
     expect(head.get_by_test_id("verdict")).to_have_text("accepted", timeout=60_000)
     page.screenshot(path=screenshot_path("finish-judges-unsubmitted"), full_page=True)
     auto = Submission.objects.get(stage=stage)

@@ -3,6 +3,7 @@ import { Link, useParams } from "react-router";
 
 import { api, describeError } from "../api/client";
 import { useMe } from "../auth/session";
+import { startClockQuestion } from "../lib/format";
 import type { StageKinds } from "../lib/stageKinds";
 import { finishConfirmText } from "./finishConfirm";
 import { useIntegritySignals } from "./shared/hooks";
@@ -24,8 +25,11 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
     setBusy(true);
     setError(null);
     try {
-      if (action === "start") await api.stageStart(stage.id);
-      else {
+      if (action === "start") {
+        const question = startClockQuestion(stage.minutes);
+        if (question && !window.confirm(question)) return;
+        await api.stageStart(stage.id);
+      } else {
         await room.docs.settled(3000);
         const preview = await api.stageFinishPreview(stage.id);
         if (!window.confirm(finishConfirmText(preview))) return;

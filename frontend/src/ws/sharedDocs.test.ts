@@ -43,7 +43,8 @@ describe("SharedDocs", () => {
     docs.load([{ name: "code:7", state: toBase64(Y.encodeStateAsUpdate(source)), seq: 10, text: "", language: "" }], 10);
     const text = docs.get("code:7").getText("code");
     expect(text.toString()).toBe("print(1)\n");
-    expect(saveLabel(docs.status())).toBe("Saved · seq 10");
+    expect(saveLabel(docs.status())).toBe("All changes saved");
+    expect(docs.status().savedSeq).toBe(10);
 
     text.insert(text.length, "a");
     text.insert(text.length, "b");
@@ -55,7 +56,8 @@ describe("SharedDocs", () => {
 
     docs.handle(echo(wire.sent[0]!));
     expect(docs.status().pending).toBe(0);
-    expect(saveLabel(docs.status())).toBe("Saved · seq 11");
+    expect(saveLabel(docs.status())).toBe("All changes saved");
+    expect(docs.status().savedSeq).toBe(11);
   });
 
   it("keeps a watcher's copy in step with the candidate's edits", () => {

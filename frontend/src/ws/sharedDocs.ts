@@ -223,6 +223,6 @@ export class SharedDocs {
 /** The label of the autosave indicator. */
 export function saveLabel(status: SaveStatus): string {
   if (status.error) return `Not saved: ${status.error}`;
-  if (status.pending === 0) return `Saved · seq ${status.savedSeq}`;
+  if (status.pending === 0) return "All changes saved";
   return status.offline ? "Unsaved · offline" : "Saving…";
 }

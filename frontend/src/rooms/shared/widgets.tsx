@@ -118,7 +118,12 @@ export function SaveIndicator({ status }: { status: SaveStatus }) {
   const label = saveLabel(status);
   const kind = status.error ? "error" : status.pending ? (status.offline ? "offline" : "saving") : "saved";
   return (
-    <span className={`save save-${kind}`} aria-live="polite" data-testid="save-status">
+    <span
+      className={`save save-${kind}`}
+      aria-live="polite"
+      data-testid="save-status"
+      title={status.savedSeq ? `Saved up to event ${status.savedSeq} of the room's log` : undefined}
+    >
       {label}
     </span>
   );
