@@ -211,6 +211,10 @@ export const api = {
   reviewComments: (id: number) => get<ReviewComment[]>(`/api/v1/stages/${id}/review-comments/`),
   reviewCommentCreate: (id: number, body: ReviewCommentInput) =>
     post<ReviewComment>(`/api/v1/stages/${id}/review-comments/`, body),
+  reviewCommentUpdate: (id: number, commentId: number, body: Partial<Omit<ReviewCommentInput, "question">>) =>
+    request<ReviewComment>("PATCH", `/api/v1/stages/${id}/review-comments/${commentId}/`, body),
+  reviewCommentDelete: (id: number, commentId: number) =>
+    request<void>("DELETE", `/api/v1/stages/${id}/review-comments/${commentId}/`),
   reviewScore: (id: number) => get<ReviewScore>(`/api/v1/stages/${id}/review-score/`),
   scorecard: (id: number) => get<Scorecard>(`/api/v1/stages/${id}/scorecard/`),
   scorecardSave: (id: number, body: ScorecardInput) =>

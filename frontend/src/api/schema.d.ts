@@ -594,6 +594,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stages/{stage_id}/review-comments/{comment_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Withdraw one's own comment while the stage is live. */
+        delete: operations["v1_stages_review_comments_destroy"];
+        options?: never;
+        head?: never;
+        /** @description Change one's own comment while the stage is live (only the fields given). */
+        patch: operations["v1_stages_review_comments_partial_update"];
+        trace?: never;
+    };
     "/api/v1/stages/{stage_id}/review-matches/": {
         parameters: {
             query?: never;
@@ -1189,6 +1207,15 @@ export interface components {
             title: string;
             prompt?: string;
             readonly samples: components["schemas"]["SampleTest"][];
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        PatchedReviewCommentChangeRequest: {
+            lines?: number[];
+            category?: components["schemas"]["CategoryEnum"];
+            text?: string;
         };
         Progress: {
             stages: components["schemas"]["ProgressStage"][];
@@ -2947,6 +2974,53 @@ export interface operations {
         };
         responses: {
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewCommentOut"];
+                };
+            };
+        };
+    };
+    v1_stages_review_comments_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                comment_id: number;
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    v1_stages_review_comments_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                comment_id: number;
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedReviewCommentChangeRequest"];
+            };
+        };
+        responses: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -151,6 +151,21 @@ CASES = [
         (401, 404, 200, 404, 200, 200),
     ),
     Case(
+        "review-comment-edit",
+        "patch",
+        lambda w: f"{API}/stages/{w.review.pk}/review-comments/{review_comment_id(w)}/",
+        (401, 404, 200, 404, 403, 403),
+        body=lambda w, role: {"text": "two routers", "lines": [3, 5]},
+        prepare=review_with_comment,
+    ),
+    Case(
+        "review-comment-delete",
+        "delete",
+        lambda w: f"{API}/stages/{w.review.pk}/review-comments/{review_comment_id(w)}/",
+        (401, 404, 204, 404, 403, 403),
+        prepare=review_with_comment,
+    ),
+    Case(
         "review-score",
         "get",
         stage_url("review", "review-score/"),
