@@ -228,6 +228,22 @@ def stage_on_answer_saved(*, stage: Stage, question_id: int | None) -> list[Stag
         return []  # asked concurrently
 
 
+def stage_on_notes_edited(*, stage: Stage, name: str) -> list[StageFollowUp]:
+    """After an edit of a question's design notes (`notes:<question>`, a shared document
+    typed over the websocket rather than saved as an answer): the same rule as
+    `stage_on_answer_saved`. The notes are merged only while the question has an
+    `after_answer` follow-up left to ask, so most keystrokes cost one query."""
+    from .documents import document_state
+
+    kind, _, question_id = (name or "").partition(":")
+    if kind != "notes" or not question_id.isdigit() or not scripted_interviewer_active(stage):
+        return []
+    if next_after_answer_follow_up(stage, int(question_id)) is None:
+        return []
+    document_state(stage=stage, name=name, store_answer=True)  # the notes into the Answer
+    return stage_on_answer_saved(stage=stage, question_id=int(question_id))
+
+
 @transaction.atomic
 def stage_ask_next_follow_up(
     *, stage: Stage, actor: AbstractBaseUser, question_id: int | None = None

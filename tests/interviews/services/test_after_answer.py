@@ -2,14 +2,16 @@
 `after_answer` follow-up once the candidate has answered what was asked last (enough new
 words), or at once when they ask for the next question; never while a coach runs it."""
 
+import base64
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from pycrdt import Doc, Map
 
 from interviews.models import StageEvent, StageQuestion
 from interviews.selectors.stages import scripted_follow_ups_left
-from interviews.services import live
+from interviews.services import documents, live
 from interviews.services.answers import answer_save
 from interviews.services.errors import InvalidInput, NotAllowed, StateConflict
 from interviews.services.follow_ups import answer_word_count, stage_push_follow_up
@@ -118,3 +120,32 @@ def test_next_question_only_for_the_candidate_of_a_live_stage():
     with pytest.raises(StateConflict) as not_live:
         live.stage_ask_next_follow_up(stage=stage, actor=stage.loop.candidate)
     assert not_live.value.code == "stage_not_live"
+
+
+def _type_notes(stage, question, section: str, words: str) -> None:
+    doc = Doc()
+    doc.get("notes", type=Map)[section] = words
+    documents.document_update_apply(
+        stage=stage,
+        actor=stage.loop.candidate,
+        name=f"notes:{question.pk}",
+        update_b64=base64.b64encode(doc.get_update()).decode(),
+    )
+
+
+def test_design_notes_count_as_the_answer():
+    stage, question, first, _ = _solo_discussion()
+    StageQuestion.objects.filter(stage=stage).delete()
+    design = QuestionFactory(kind="design")
+    StageQuestion.objects.create(stage=stage, question=design, position=1)
+    follow_up = FollowUpFactory(question=design, trigger="after_answer")
+    name = f"notes:{design.pk}"
+
+    _type_notes(stage, design, "requirements", "p99 TTFT under 300 ms")
+    assert live.stage_on_notes_edited(stage=stage, name=name) == []
+    _type_notes(stage, design, "estimates", ENOUGH)
+    [pushed] = live.stage_on_notes_edited(stage=stage, name=name)
+    assert pushed.follow_up == follow_up
+    # Nothing left to ask: later edits are not even merged.
+    assert live.stage_on_notes_edited(stage=stage, name=name) == []
+    assert live.stage_on_notes_edited(stage=stage, name=f"code:{design.pk}") == []
