@@ -90,23 +90,41 @@ class LogoutApi(PracticeApi):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+def _me_body(user) -> dict:
+    return {
+        "id": user.pk,
+        "username": user.get_username(),
+        "email": user.email,
+        "role": role_of(user),
+    }
+
+
 class MeApi(PracticeApi):
     @extend_schema(responses={200: UserOutSerializer}, operation_id="me")
     def get(self, request: Request) -> Response:
+        return Response(_me_body(request.user))
+
+
+class SessionApi(PracticeApi):
+    """Who is signed in, or nobody: 200 either way, so a page that only wants to know
+    (the home page, opened signed out) does not make the browser log a failed request.
+    Scripts keep using `me/`, which answers 401 without credentials."""
+
+    permission_classes = [AllowAny]
+
+    class SessionOutSerializer(serializers.Serializer):
+        me = UserOutSerializer(allow_null=True)
+
+    @extend_schema(responses={200: SessionOutSerializer}, operation_id="auth_session")
+    def get(self, request: Request) -> Response:
         user = request.user
-        return Response(
-            {
-                "id": user.pk,
-                "username": user.get_username(),
-                "email": user.email,
-                "role": role_of(user),
-            }
-        )
+        return Response({"me": _me_body(user) if user.is_authenticated else None})
 
 
 urlpatterns = [
     path("auth/signup/", SignupApi.as_view(), name="auth-signup"),
     path("auth/login/", LoginApi.as_view(), name="auth-login"),
     path("auth/logout/", LogoutApi.as_view(), name="auth-logout"),
+    path("auth/session/", SessionApi.as_view(), name="auth-session"),
     path("me/", MeApi.as_view(), name="me"),
 ]

@@ -17,6 +17,7 @@ from .base import (
     StrictIntegerField,
     StrictSerializer,
 )
+from .practice_serializers import PushedFollowUpSerializer
 
 TIMER_OUT = inline_serializer(
     "Timer",
@@ -83,8 +84,31 @@ class StageChatApi(PracticeApi):
         return Response({"seq": event.seq}, status=201)
 
 
+class StageNextFollowUpApi(PracticeApi):
+    class NextFollowUpInputSerializer(StrictSerializer):
+        question = StrictIntegerField(required=False, allow_null=True, default=None)
+
+    @extend_schema(request=NextFollowUpInputSerializer, responses={201: PushedFollowUpSerializer})
+    def post(self, request: Request, stage_id: int) -> Response:
+        """ "Next question" in a solo stage: the scripted interviewer asks its next
+        after-answer follow-up now (the stage's candidate; 409 `no_follow_up_left` when
+        none is left, `coach_asks_follow_ups` when a coach runs the stage)."""
+        stage = stage_for(request.user, stage_id)
+        data = self.NextFollowUpInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        pushed = live.stage_ask_next_follow_up(
+            stage=stage, actor=request.user, question_id=data.validated_data["question"]
+        )
+        return Response(PushedFollowUpSerializer(pushed).data, status=201)
+
+
 urlpatterns = [
     path("stages/<int:stage_id>/timer/", StageTimerApi.as_view(), name="stage-timer"),
     path("stages/<int:stage_id>/documents/", StageDocumentsApi.as_view(), name="stage-documents"),
     path("stages/<int:stage_id>/chat/", StageChatApi.as_view(), name="stage-chat"),
+    path(
+        "stages/<int:stage_id>/next-follow-up/",
+        StageNextFollowUpApi.as_view(),
+        name="stage-next-follow-up",
+    ),
 ]

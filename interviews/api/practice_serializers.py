@@ -239,6 +239,7 @@ STAGE_DETAIL_FIELDS = [
     "questions",
     "follow_ups",
     "answers",
+    "scripted_follow_ups_left",
 ]
 
 
@@ -252,6 +253,11 @@ class StageCandidateSerializer(StageSummarySerializer):
     questions = StageQuestionCandidateSerializer(source="question_list", many=True, read_only=True)
     follow_ups = PushedFollowUpSerializer(source="pushed_list", many=True, read_only=True)
     answers = AnswerOutSerializer(source="answer_list", many=True, read_only=True)
+    scripted_follow_ups_left = serializers.IntegerField(
+        read_only=True,
+        help_text="Follow-ups the scripted interviewer can still be asked for with "
+        '"Next question" (0 when a coach runs the stage or it is not live).',
+    )
 
     class Meta(StageSummarySerializer.Meta):
         fields = STAGE_DETAIL_FIELDS

@@ -24,8 +24,14 @@ from interviews.selectors.stages import (
     stage_question_get,
 )
 from interviews.services.answers import answer_save
-from interviews.services.reviews import review_comment_create, review_score
+from interviews.services.reviews import (
+    review_comment_create,
+    review_comment_delete,
+    review_comment_update,
+    review_score,
+)
 from interviews.services.stages import stage_finish, stage_start
+from interviews.services.submissions import stage_unsubmitted_code
 
 from .base import (
     PracticeApi,
@@ -81,6 +87,21 @@ class StageStartApi(PracticeApi):
 
 
 class StageFinishApi(PracticeApi):
+    class FinishPreviewSerializer(serializers.Serializer):
+        class UnsubmittedSerializer(serializers.Serializer):
+            question = serializers.IntegerField(source="pk")
+            title = serializers.CharField()
+
+        unsubmitted = UnsubmittedSerializer(many=True)
+
+    @extend_schema(responses={200: FinishPreviewSerializer})
+    def get(self, request: Request, stage_id: int) -> Response:
+        """What finishing now would do: the coding questions whose latest code would be
+        submitted for judging (the confirm dialog names them)."""
+        stage = stage_for(request.user, stage_id)
+        unsubmitted = stage_unsubmitted_code(stage=stage, actor=request.user)
+        return Response(self.FinishPreviewSerializer({"unsubmitted": unsubmitted}).data)
+
     @extend_schema(request=None, responses={200: StageSummarySerializer})
     def post(self, request: Request, stage_id: int) -> Response:
         stage = stage_for(request.user, stage_id)
@@ -166,6 +187,45 @@ class StageReviewCommentsApi(PracticeApi):
         return Response(ReviewCommentOutSerializer(comment).data, status=status.HTTP_201_CREATED)
 
 
+class ReviewCommentChangeSerializer(StrictSerializer):
+    lines = serializers.ListField(
+        child=StrictIntegerField(), min_length=2, max_length=2, required=False
+    )
+    category = serializers.ChoiceField(choices=FlawCategory.choices, required=False)
+    text = StrictCharField(max_length=10_000, required=False)
+
+
+class StageReviewCommentApi(PracticeApi):
+    @extend_schema(
+        request=ReviewCommentChangeSerializer,
+        responses={200: ReviewCommentOutSerializer},
+        description="Change one's own comment while the stage is live (only the fields given).",
+    )
+    def patch(self, request: Request, stage_id: int, comment_id: int) -> Response:
+        stage = stage_for(request.user, stage_id)
+        serializer = ReviewCommentChangeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        first, last = data.get("lines", (None, None))
+        comment = review_comment_update(
+            stage=stage,
+            author=request.user,
+            comment_id=comment_id,
+            line_start=first,
+            line_end=last,
+            category=data.get("category"),
+            text=data.get("text"),
+        )
+        return Response(ReviewCommentOutSerializer(comment).data)
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, stage_id: int, comment_id: int) -> Response:
+        """Withdraw one's own comment while the stage is live."""
+        stage = stage_for(request.user, stage_id)
+        review_comment_delete(stage=stage, author=request.user, comment_id=comment_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class StageReviewScoreApi(PracticeApi):
     @extend_schema(
         responses={200: ReviewScoreSerializer},
@@ -232,6 +292,11 @@ urlpatterns = [
         "stages/<int:stage_id>/review-comments/",
         StageReviewCommentsApi.as_view(),
         name="stage-review-comments",
+    ),
+    path(
+        "stages/<int:stage_id>/review-comments/<int:comment_id>/",
+        StageReviewCommentApi.as_view(),
+        name="stage-review-comment",
     ),
     path(
         "stages/<int:stage_id>/review-score/",

@@ -551,6 +551,11 @@ class _Validator:
         spec["trigger"] = trigger
         if trigger == FollowUp.Trigger.ON_PART_PASSED and kind != QuestionKind.CODING:
             scope.error(_key(path, "trigger"), "on_part_passed needs a coding question")
+        if trigger == FollowUp.Trigger.AFTER_ANSWER and kind == QuestionKind.CODING:
+            scope.error(
+                _key(path, "trigger"),
+                "after_answer needs a written answer; a coding question uses on_part_passed",
+            )
         minutes = scope.integer(obj, "after_minutes", path, minimum=1, maximum=600)
         if trigger == FollowUp.Trigger.AFTER_MINUTES:
             if minutes is None and scope.get(obj, "after_minutes") is _MISSING:

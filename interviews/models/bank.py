@@ -177,6 +177,9 @@ class FollowUp(models.Model):
         MANUAL = "manual"
         ON_PART_PASSED = "on_part_passed"
         AFTER_MINUTES = "after_minutes"
+        #: Solo stages: once the candidate has answered what was asked last (see
+        #: `interviews.services.live.stage_on_answer_saved`), or at their "Next question".
+        AFTER_ANSWER = "after_answer"
 
     question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="follow_ups")
     position = models.PositiveIntegerField(help_text="1-based.")

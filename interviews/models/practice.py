@@ -111,6 +111,11 @@ class StageFollowUp(models.Model):
         related_name="+",
         help_text="Empty when the scripted interviewer fired it.",
     )
+    answer_words = models.PositiveIntegerField(
+        default=0,
+        help_text="Words in the candidate's answer to its question when it was pushed: "
+        "the next after_answer follow-up waits for enough words beyond these.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

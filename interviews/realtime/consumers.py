@@ -235,6 +235,8 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             name=content.get("doc"),
             update_b64=content.get("update"),
         )
+        # Design notes are the design stage's answer: the scripted interviewer reads them.
+        await self._call(live.stage_on_notes_edited, name=content.get("doc"))
 
     async def on_chat(self, content: dict) -> None:
         await self._call(live.chat_post, author=self.user, text=content.get("text"))

@@ -123,6 +123,10 @@ class ReviewCommentPayload(TypedDict):
     text: str
 
 
+class ReviewCommentDeletedPayload(TypedDict):
+    id: int
+
+
 class NotePayload(TypedDict):
     id: int
     text: str
@@ -173,6 +177,8 @@ EVENTS: dict[str, EventSpec] = {
     "submission.status": EventSpec(SubmissionStatusPayload),
     "answer.saved": EventSpec(AnswerSavedPayload),
     "review_comment": EventSpec(ReviewCommentPayload),
+    "review_comment.updated": EventSpec(ReviewCommentPayload),
+    "review_comment.deleted": EventSpec(ReviewCommentDeletedPayload),
     "note": EventSpec(NotePayload, private=True),
     "integrity": EventSpec(PasteSignal | BlurSignal, private=True),
     "scorecard.saved": EventSpec(ScorecardSavedPayload, private=True),

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from interviews import bank_cache
@@ -79,6 +79,46 @@ def stage_claim_target_for(user: AnyUser, stage_id: int) -> Stage:
     if stage is None:
         raise NotFound("Stage not found.")
     return stage
+
+
+def scripted_interviewer_active(stage: Stage) -> bool:
+    """Whether the scripted interviewer asks follow-ups in this stage now: only while it
+    is live and no coach runs it (DESIGN.md: never in a coached stage while its coach is
+    absent). Every scripted trigger asks this one function."""
+    return stage.status == Stage.Status.LIVE and stage.coach_id is None
+
+
+def scripted_follow_ups_left(stage: Stage) -> int:
+    """How many `after_answer` follow-ups the candidate may still ask for ("Next
+    question"); 0 whenever the scripted interviewer is not the one asking."""
+    if not scripted_interviewer_active(stage):
+        return 0
+    return _pending_after_answer(stage).count()
+
+
+def _pending_after_answer(stage: Stage) -> QuerySet[FollowUp]:
+    pushed = StageFollowUp.objects.filter(stage=stage, follow_up__isnull=False).values("follow_up")
+    return FollowUp.objects.filter(
+        question__in=StageQuestion.objects.filter(stage=stage).values("question"),
+        trigger=FollowUp.Trigger.AFTER_ANSWER,
+    ).exclude(pk__in=pushed)
+
+
+def next_after_answer_follow_up(stage: Stage, question_id: int | None = None) -> FollowUp | None:
+    """The follow-up the scripted interviewer asks next after an answer: the first unasked
+    `after_answer` one of the question (or, without one, of the first question in stage
+    order that has one left)."""
+    pending = _pending_after_answer(stage)
+    if question_id is not None:
+        pending = pending.filter(question_id=question_id)
+    order = StageQuestion.objects.filter(stage=stage, question=OuterRef("question")).values(
+        "position"
+    )
+    return (
+        pending.annotate(stage_position=Subquery(order[:1]))
+        .order_by("stage_position", "position")
+        .first()
+    )
 
 
 def time_remaining_ms(stage: Stage, now: datetime | None = None) -> int:
@@ -190,6 +230,7 @@ def stage_detail_for(user: AnyUser, stage_id: int) -> Stage:
     rubric_id = stage.rubric_id or (links[0].question.rubric_id if links else None)
     rubrics = bank_cache.rubrics_with_dimensions({rubric_id} if rubric_id else set())
     stage.rubric_obj = rubrics.get(rubric_id)
+    stage.scripted_follow_ups_left = scripted_follow_ups_left(stage)
     return stage
 
 

@@ -10,6 +10,7 @@ from interviews.models import Answer, Question, Stage, StageQuestion
 from interviews.realtime.events import emit
 
 from .errors import InvalidInput, StateConflict
+from .live import stage_on_answer_saved
 
 
 @transaction.atomic
@@ -63,4 +64,5 @@ def answer_save(
         {"id": answer.pk, "question": answer.question_id, "fields": sorted(changes)},
         actor=actor,
     )
+    stage_on_answer_saved(stage=stage, question_id=answer.question_id)
     return answer

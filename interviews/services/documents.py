@@ -125,18 +125,23 @@ def _views(name: str, doc: Doc) -> tuple[str, str, dict]:
     return "", "", {"scene": scene}
 
 
-def document_state(*, stage: Stage, name: str, compact: bool = True) -> DocumentState:
-    """The merged state of a document; folds a long tail of updates into the snapshot."""
+def document_state(
+    *, stage: Stage, name: str, compact: bool = True, store_answer: bool = False
+) -> DocumentState:
+    """The merged state of a document; folds a long tail of updates into the snapshot.
+    Notes and scene are copied into the question's Answer when folded, or every time with
+    `store_answer` (the scripted interviewer reads the notes as the answer)."""
     question_id = _parse_name(stage, name)
     doc, seq, tail, snapshot = _merged(stage, name)
     state = doc.get_update()
     text, language, answer_fields = _views(name, doc)
-    if compact and tail and (tail >= COMPACT_AFTER or snapshot is None):
+    folded = compact and tail and (tail >= COMPACT_AFTER or snapshot is None)
+    if folded:
         _store_snapshot(stage, name, state, seq, text, language)
-        if answer_fields:
-            Answer.objects.update_or_create(
-                stage=stage, question_id=question_id, defaults=answer_fields
-            )
+    if answer_fields and (folded or store_answer):
+        Answer.objects.update_or_create(
+            stage=stage, question_id=question_id, defaults=answer_fields
+        )
     return DocumentState(name=name, state=state, seq=seq, text=text, language=language)
 
 
@@ -151,12 +156,14 @@ def _store_snapshot(
     snapshot.save()
 
 
-def documents_of(stage: Stage) -> list[DocumentState]:
-    """Every document that has content in the stage, merged (for room load and deadline)."""
+def documents_of(stage: Stage, *, kind: str | None = None) -> list[DocumentState]:
+    """Every document that has content in the stage, merged (for room load and deadline);
+    `kind` (`code`, `notes`, `scene`) keeps only documents of that kind."""
     names = set(StageDocument.objects.filter(stage=stage).values_list("name", flat=True))
     names.update(
         StageEvent.objects.filter(stage=stage, type="doc.update")
         .values_list("payload__doc", flat=True)
         .distinct()
     )
-    return [document_state(stage=stage, name=name) for name in sorted(n for n in names if n)]
+    wanted = sorted(n for n in names if n and (kind is None or n.startswith(f"{kind}:")))
+    return [document_state(stage=stage, name=name) for name in wanted]

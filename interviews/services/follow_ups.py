@@ -1,14 +1,38 @@
 """Follow-ups pushed into a stage by its coach (or an admin): a bank follow-up of one of
 the stage's questions, which unlocks its part, or free text."""
 
+import re
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
 from interviews.access import access_stage_as_coach
-from interviews.models import FollowUp, Stage, StageFollowUp, StageQuestion
+from interviews.models import Answer, FollowUp, Stage, StageFollowUp, StageQuestion
 from interviews.realtime.events import emit
 
 from .errors import InvalidInput, StateConflict
+
+# Chinese and Japanese are written without spaces: each ideograph or kana counts as a word.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_WORD_RE = re.compile(rf"[{_CJK}]|(?:(?![{_CJK}])[^\W_])+")
+
+
+def answer_word_count(text: str) -> int:
+    """Words in a written answer: runs of letters or digits, and each CJK character."""
+    return len(_WORD_RE.findall(text or ""))
+
+
+def answer_words_of(stage: Stage, question_id: int | None) -> int:
+    """Words the candidate has written for a question of the stage: the answer's text and
+    its design notes (the whiteboard holds drawings, not words)."""
+    if question_id is None:
+        return 0
+    answer = Answer.objects.filter(stage=stage, question_id=question_id).first()
+    if answer is None:
+        return 0
+    notes = answer.notes if isinstance(answer.notes, dict) else {}
+    written = [answer.text, *(v for v in notes.values() if isinstance(v, str))]
+    return sum(answer_word_count(part) for part in written)
 
 
 @transaction.atomic
@@ -52,6 +76,7 @@ def stage_push_follow_up(
                     text=follow_up.prompt,
                     unlocks_part=follow_up.unlocks_part,
                     pushed_by=actor,
+                    answer_words=answer_words_of(stage, follow_up.question_id),
                 )
         except IntegrityError as exc:  # a concurrent push of the same follow-up
             raise StateConflict(

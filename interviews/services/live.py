@@ -3,8 +3,10 @@ signals, the coach's clock controls, and the scripted interviewer.
 
 The scripted interviewer plays coach when none is assigned: `after_minutes` follow-ups
 fire from the periodic `stages_tick` (a Celery beat task), `on_part_passed` ones when a
-submit of a part is accepted. The deadline closes the stage and auto-submits the latest
-code of every coding question, so nothing typed is lost.
+submit of a part is accepted, `after_answer` ones when the candidate has answered what was
+asked last (or asks for the next question). Whether it may ask at all is one rule,
+`selectors.stages.scripted_interviewer_active`. The deadline closes the stage and
+auto-submits the latest code of every coding question, so nothing typed is lost.
 """
 
 import logging
@@ -19,7 +21,11 @@ from interviews.access import access_stage, access_stage_as_candidate, access_st
 from interviews.judging.signals import part_passed
 from interviews.models import FollowUp, Stage, StageEvent, StageFollowUp, StageQuestion, Submission
 from interviews.realtime.events import emit
-from interviews.selectors.stages import time_remaining_ms
+from interviews.selectors.stages import (
+    next_after_answer_follow_up,
+    scripted_interviewer_active,
+    time_remaining_ms,
+)
 
 from .errors import InvalidInput, StateConflict
 from .stages import stage_status_payload
@@ -27,6 +33,9 @@ from .stages import stage_status_payload
 logger = logging.getLogger(__name__)
 
 MAX_CHAT_CHARS = 4000
+#: What counts as having answered: this many words written for the question since its
+#: last follow-up was asked (a sentence or two; a word or a typo fix is not an answer).
+AFTER_ANSWER_MIN_WORDS = 25
 INTEGRITY_KINDS = {"paste", "blur"}
 
 
@@ -121,8 +130,7 @@ def stage_timer_control(
 def stage_expire(*, stage_id: int, now=None) -> bool:
     """Close a stage whose deadline passed and auto-submit the latest code of each coding
     question. Idempotent: a second call (or a concurrent one) finds it done and stops."""
-    from .documents import documents_of
-    from .submissions import submission_create_auto
+    from .submissions import stage_submit_latest_code
 
     now = now or timezone.now()
     with transaction.atomic():
@@ -134,11 +142,7 @@ def stage_expire(*, stage_id: int, now=None) -> bool:
         stage.save(update_fields=["status", "finished_at"])
         emit(stage, "timer", timer_payload(stage, "expired"))
         emit(stage, "stage.status", stage_status_payload(stage, "deadline"))
-        for document in documents_of(stage):
-            if not document.name.startswith("code:") or not document.text.strip():
-                continue
-            question_id = int(document.name.split(":", 1)[1])
-            submission_create_auto(stage=stage, question_id=question_id, document=document)
+        stage_submit_latest_code(stage)
     return True
 
 
@@ -146,7 +150,7 @@ def stage_fire_timed_follow_ups(*, stage: Stage, now=None) -> list[StageFollowUp
     """Push every due `after_minutes` follow-up of an uncoached live stage."""
     from .follow_ups import stage_push_follow_up
 
-    if stage.coach_id is not None or stage.status != Stage.Status.LIVE or stage.started_at is None:
+    if not scripted_interviewer_active(stage) or stage.started_at is None:
         return []
     now = now or timezone.now()
     elapsed_min = (now - stage.started_at).total_seconds() / 60
@@ -179,7 +183,7 @@ def stage_on_part_passed(*, submission: Submission) -> list[StageFollowUp]:
     from .follow_ups import stage_push_follow_up
 
     stage = submission.stage
-    if stage.coach_id is not None or stage.status != Stage.Status.LIVE:
+    if not scripted_interviewer_active(stage):
         return []
     pending = FollowUp.objects.filter(
         question=submission.question, trigger=FollowUp.Trigger.ON_PART_PASSED
@@ -199,6 +203,77 @@ def stage_on_part_passed(*, submission: Submission) -> list[StageFollowUp]:
         return []
 
 
+def stage_on_answer_saved(*, stage: Stage, question_id: int | None) -> list[StageFollowUp]:
+    """After an answer to a question of a solo stage is saved: once the candidate has
+    written `AFTER_ANSWER_MIN_WORDS` words beyond what the answer held when the question's
+    last follow-up was asked (or since the start), ask its next `after_answer` one."""
+    from .follow_ups import answer_words_of, stage_push_follow_up
+
+    if question_id is None or not scripted_interviewer_active(stage):
+        return []
+    follow_up = next_after_answer_follow_up(stage, question_id)
+    if follow_up is None:
+        return []
+    last = (
+        StageFollowUp.objects.filter(stage=stage, question_id=question_id)
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    baseline = last.answer_words if last else 0
+    if answer_words_of(stage, question_id) - baseline < AFTER_ANSWER_MIN_WORDS:
+        return []
+    try:
+        return [stage_push_follow_up(stage=stage, actor=None, follow_up=follow_up)]
+    except StateConflict:
+        return []  # asked concurrently
+
+
+def stage_on_notes_edited(*, stage: Stage, name: str) -> list[StageFollowUp]:
+    """After an edit of a question's design notes (`notes:<question>`, a shared document
+    typed over the websocket rather than saved as an answer): the same rule as
+    `stage_on_answer_saved`. The notes are merged only while the question has an
+    `after_answer` follow-up left to ask, so most keystrokes cost one query."""
+    from .documents import document_state
+
+    kind, _, question_id = (name or "").partition(":")
+    if kind != "notes" or not question_id.isdigit() or not scripted_interviewer_active(stage):
+        return []
+    if next_after_answer_follow_up(stage, int(question_id)) is None:
+        return []
+    document_state(stage=stage, name=name, store_answer=True)  # the notes into the Answer
+    return stage_on_answer_saved(stage=stage, question_id=int(question_id))
+
+
+@transaction.atomic
+def stage_ask_next_follow_up(
+    *, stage: Stage, actor: AbstractBaseUser, question_id: int | None = None
+) -> StageFollowUp:
+    """The candidate's "Next question": the scripted interviewer asks its next
+    `after_answer` follow-up (of `question_id`, or of the first question with one left)
+    at once, without waiting for the answer to grow."""
+    from .follow_ups import stage_push_follow_up
+
+    access_stage_as_candidate(actor, stage, doing="asks for the next question")
+    stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
+    if stage.status != Stage.Status.LIVE:
+        raise StateConflict("The stage is not live.", code="stage_not_live")
+    if not scripted_interviewer_active(stage):
+        raise StateConflict(
+            "Your coach asks the follow-ups in this stage.", code="coach_asks_follow_ups"
+        )
+    if (
+        question_id is not None
+        and not StageQuestion.objects.filter(stage=stage, question_id=question_id).exists()
+    ):
+        raise InvalidInput(errors={"question": ["Not a question of this stage."]})
+    follow_up = next_after_answer_follow_up(stage, question_id)
+    if follow_up is None:
+        raise StateConflict(
+            "The interviewer has no more questions for this stage.", code="no_follow_up_left"
+        )
+    return stage_push_follow_up(stage=stage, actor=None, follow_up=follow_up)
+
+
 def stages_tick(now=None) -> dict[str, int]:
     """One pass of the clock (Celery beat, every second): expire due stages, fire due
     timed follow-ups. Safe to run concurrently or twice."""
@@ -214,7 +289,6 @@ def stages_tick(now=None) -> dict[str, int]:
     fired = 0
     timed_stages = Stage.objects.filter(
         status=Stage.Status.LIVE,
-        coach__isnull=True,
         stage_questions__question__follow_ups__trigger=FollowUp.Trigger.AFTER_MINUTES,
     ).distinct()
     for stage in timed_stages:

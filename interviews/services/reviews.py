@@ -20,7 +20,7 @@ from interviews.models import (
 from interviews.models.bank import FlawCategory, QuestionKind
 from interviews.realtime.events import emit
 
-from .errors import InvalidInput, NotFound, StateConflict
+from .errors import InvalidInput, NotAllowed, NotFound, StateConflict
 
 
 def document_line_count(document: str) -> int:
@@ -93,6 +93,79 @@ def review_comment_create(
         actor=author,
     )
     return comment
+
+
+def _comment_payload(comment: ReviewComment) -> dict:
+    return {
+        "id": comment.pk,
+        "question": comment.question_id,
+        "lines": [comment.line_start, comment.line_end],
+        "category": comment.category,
+        "text": comment.text,
+    }
+
+
+def _own_live_comment(
+    stage: Stage, author: AbstractBaseUser, comment_id: int, *, doing: str
+) -> tuple[Stage, ReviewComment]:
+    """The candidate's own comment of a live stage, with the stage locked: comments are
+    the review's answer, so they change only while the clock runs, and only by whoever
+    wrote them."""
+    stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
+    access_stage_as_candidate(author, stage, doing=doing)
+    comment = ReviewComment.objects.filter(stage=stage, pk=comment_id).first()
+    if comment is None:
+        raise NotFound("Review comment not found.")
+    if comment.author_id != author.pk:
+        raise NotAllowed("Only the comment's author changes it.", code="not_comment_author")
+    if stage.status != Stage.Status.LIVE:
+        raise StateConflict(
+            "Comments can be changed only while the stage is live.", code="stage_not_live"
+        )
+    return stage, comment
+
+
+@transaction.atomic
+def review_comment_update(
+    *,
+    stage: Stage,
+    author: AbstractBaseUser,
+    comment_id: int,
+    line_start: int | None = None,
+    line_end: int | None = None,
+    category: str | None = None,
+    text: str | None = None,
+) -> ReviewComment:
+    """Change the lines, category or text of one's own comment while the stage is live
+    (only what is given changes; lines come as a pair)."""
+    stage, comment = _own_live_comment(stage, author, comment_id, doing="edits review comments")
+    if (line_start is None) != (line_end is None):
+        raise InvalidInput(errors={"lines": ["Give [first, last]."]})
+    if category is not None:
+        if category not in FlawCategory.values:
+            raise InvalidInput(errors={"category": [f'"{category}" is not a known category.']})
+        comment.category = category
+    if line_start is not None and line_end is not None:
+        lines = document_line_count(comment.question.document)
+        if line_start < 1 or line_end < line_start or line_end > lines:
+            raise InvalidInput(
+                errors={"lines": [f"Give [first, last] with 1 <= first <= last <= {lines}."]}
+            )
+        comment.line_start, comment.line_end = line_start, line_end
+    if text is not None:
+        comment.text = text
+    comment.save(update_fields=["line_start", "line_end", "category", "text"])
+    emit(stage, "review_comment.updated", _comment_payload(comment), actor=author)
+    return comment
+
+
+@transaction.atomic
+def review_comment_delete(*, stage: Stage, author: AbstractBaseUser, comment_id: int) -> None:
+    """Withdraw one's own comment while the stage is live (a coach's ruling on it goes
+    with it)."""
+    stage, comment = _own_live_comment(stage, author, comment_id, doing="deletes review comments")
+    comment.delete()
+    emit(stage, "review_comment.deleted", {"id": comment_id}, actor=author)
 
 
 # --- scoring -------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from interviews.models import Loop, Stage
 from interviews.realtime.events import emit
 
 from .errors import StateConflict
+from .submissions import stage_submit_latest_code
 
 
 def _locked(stage: Stage) -> Stage:
@@ -75,6 +76,8 @@ def stage_start(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
 
 @transaction.atomic
 def stage_finish(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
+    """End the stage now; the latest unsubmitted code of each coding question is
+    submitted for judging, as at the deadline."""
     stage = _locked(stage)
     access_stage_clock(actor, stage, doing="finish a stage")
     if stage.status == Stage.Status.PENDING:
@@ -86,6 +89,7 @@ def stage_finish(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
     stage.paused_remaining_ms = None
     stage.save(update_fields=["status", "finished_at", "paused_remaining_ms"])
     emit(stage, "stage.status", stage_status_payload(stage, "finish"), actor=actor)
+    stage_submit_latest_code(stage)  # as the deadline does: finishing early loses nothing
     return stage
 
 

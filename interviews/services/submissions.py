@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from interviews.access import access_stage_as_candidate
+from interviews.access import access_stage_as_candidate, access_stage_clock
 from interviews.judging.submissions import submission_status_payload
 from interviews.judging.tasks import queue_judging
 from interviews.models import Part, Question, Stage, Submission
@@ -16,6 +16,7 @@ from interviews.models.bank import QuestionKind
 from interviews.realtime.events import emit
 from interviews.selectors.stages import part_is_open, stage_question_get
 
+from .documents import DocumentState, documents_of
 from .errors import InvalidInput, StateConflict, TooBusy, TooLarge
 
 logger = logging.getLogger(__name__)
@@ -112,6 +113,19 @@ def submission_create_auto(*, stage: Stage, question_id: int, document: Any) -> 
     submitted (None) when the code is empty or over the size limit, or its language is
     not one the question offers; the code itself is kept in the document either way.
     """
+    pending = _auto_submission_of(stage, question_id, document)
+    if pending is None:
+        return None
+    pending.save()
+    _announce_and_queue(pending, actor=None)
+    return pending
+
+
+def _auto_submission_of(stage: Stage, question_id: int, document: Any) -> Submission | None:
+    """The submit the deadline (or Finish) would make of a question's code, unsaved; None
+    when nothing would be submitted — see `submission_create_auto` —, when the code is
+    still the untouched starter, or when this very code was already submitted for that
+    part (its verdict is there; judging it again at the end would only say the same)."""
     question = stage_question_get(stage, question_id)
     code = getattr(document, "text", "") or ""
     if question is None or question.kind != QuestionKind.CODING or not code.strip():
@@ -121,14 +135,26 @@ def submission_create_auto(*, stage: Stage, question_id: int, document: Any) -> 
     if language not in question.languages or len(code.encode("utf-8")) > settings.MAX_CODE_BYTES:
         logger.info("auto-submit of stage %s question %s skipped", stage.pk, question_id)
         return None
+    if code.strip() == (question.starter or {}).get(language, "").strip():
+        return None  # the room put the starter there; the candidate never touched it
     parts = Part.objects.filter(question=question).values_list("position", flat=True)
     open_parts = [n for n in parts if part_is_open(stage, question, n)]
     if not open_parts:
         return None
-    submission = Submission.objects.create(
+    part = max(open_parts)
+    last_submit = (
+        Submission.objects.filter(
+            stage=stage, question=question, part=part, mode=Submission.Mode.SUBMIT
+        )
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if last_submit is not None and (last_submit.code, last_submit.language) == (code, language):
+        return None
+    return Submission(
         stage=stage,
         question=question,
-        part=max(open_parts),
+        part=part,
         author_id=stage.loop.candidate_id,
         language=language,
         code=code,
@@ -136,5 +162,36 @@ def submission_create_auto(*, stage: Stage, question_id: int, document: Any) -> 
         auto=True,
         status=Submission.Status.QUEUED,
     )
-    _announce_and_queue(submission, actor=None)
-    return submission
+
+
+def _code_documents(stage: Stage) -> list[tuple[int, DocumentState]]:
+    return [
+        (int(document.name.split(":", 1)[1]), document)
+        for document in documents_of(stage, kind="code")
+        if document.text.strip()
+    ]
+
+
+def stage_unsubmitted_code(*, stage: Stage, actor: AbstractBaseUser) -> list[Question]:
+    """The coding questions whose latest code finishing now would submit for judging
+    (what Finish asks the candidate to confirm); none unless the stage is live."""
+    access_stage_clock(actor, stage, doing="finishes a stage")
+    if stage.status != Stage.Status.LIVE:
+        return []
+    questions = []
+    for question_id, document in _code_documents(stage):
+        pending = _auto_submission_of(stage, question_id, document)
+        if pending is not None:
+            questions.append(pending.question)
+    return questions
+
+
+def stage_submit_latest_code(stage: Stage) -> list[Submission]:
+    """When a stage ends — at its deadline or by Finish — submit the latest code of every
+    coding question for judging, so nothing typed is lost."""
+    submitted = []
+    for question_id, document in _code_documents(stage):
+        submission = submission_create_auto(stage=stage, question_id=question_id, document=document)
+        if submission is not None:
+            submitted.append(submission)
+    return submitted

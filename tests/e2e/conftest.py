@@ -98,9 +98,10 @@ def start_coached_coding_stage(candidate: Page, username: str = "grace") -> int:
     template = candidate.get_by_test_id("template-ai-lab-infra-sde")
     template.get_by_label("With a live coach").check()
     template.get_by_role("button", name="Start this loop").click()
+    candidate.once("dialog", lambda dialog: dialog.accept())  # "Start the 60-minute clock?"
     candidate.get_by_test_id("stage-coding").get_by_role("button", name="Start").click()
     candidate.get_by_test_id("stage-room").wait_for()
-    candidate.get_by_text("Saved · seq").wait_for()
+    candidate.get_by_text("All changes saved").wait_for()
     match = re.search(r"/stages/(\d+)", candidate.url)
     assert match, candidate.url
     return int(match.group(1))

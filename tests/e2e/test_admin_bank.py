@@ -152,6 +152,7 @@ def test_admin_creates_verifies_publishes_and_a_candidate_opens_it(
     sign_in(candidate, "cand-e2e")
     card = candidate.get_by_test_id("template-e2e-loop")
     card.get_by_role("button", name="Start this loop").click()
+    candidate.once("dialog", lambda dialog: dialog.accept())  # "Start the 60-minute clock?"
     candidate.get_by_test_id("stage-coding").get_by_role("button", name="Start").click()
     room = candidate.get_by_test_id("stage-room")
     room.get_by_role("heading", name="Add two numbers").wait_for()

@@ -31,16 +31,24 @@ def test_candidate_signs_up_and_solves_part_one(
     challenge.wait_for()
     page.screenshot(path=screenshot_path("loop-timeline"), full_page=True)
 
+    asked: list[str] = []
+
+    def accept(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", accept)
     challenge.get_by_role("button", name="Start").click()
     page.get_by_test_id("stage-room").wait_for()
-    page.get_by_text("Saved · seq").wait_for()  # the starter code is in the shared document
+    assert asked and asked[0].startswith("Start the 90-minute clock?"), asked
+    page.get_by_text("All changes saved").wait_for()  # the starter code is in the shared document
     page.get_by_test_id("connection").get_by_text("Live").wait_for()
 
     page.locator(".cm-content").click()
     page.keyboard.press("Control+A")
     page.keyboard.press("Delete")
     page.keyboard.insert_text(reference)
-    page.get_by_text("Saved · seq").wait_for()
+    page.get_by_text("All changes saved").wait_for()
 
     # Run on the samples first (Ctrl+Enter), then submit (the button).
     page.keyboard.press("Control+Enter")

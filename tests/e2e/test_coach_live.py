@@ -23,10 +23,11 @@ def test_coach_watches_typing_and_pushes_a_follow_up(
     template = candidate.get_by_test_id("template-ai-lab-infra-sde")
     template.get_by_label("With a live coach").check()
     template.get_by_role("button", name="Start this loop").click()
+    candidate.once("dialog", lambda dialog: dialog.accept())  # "Start the 60-minute clock?"
     candidate.get_by_test_id("stage-coding").get_by_role("button", name="Start").click()
     candidate.get_by_test_id("stage-room").wait_for()
     candidate.get_by_text("waiting for a coach").wait_for()
-    candidate.get_by_text("Saved · seq").wait_for()
+    candidate.get_by_text("All changes saved").wait_for()
 
     coach = new_page()
     sign_in(coach, "coach-lin")

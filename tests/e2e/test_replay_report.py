@@ -58,9 +58,10 @@ def test_replay_plays_the_typing_and_the_report_renders(
     page.get_by_test_id("template-ai-lab-infra-sde").get_by_role(
         "button", name="Start this loop"
     ).click()
+    page.once("dialog", lambda dialog: dialog.accept())  # "Start the 90-minute clock?"
     page.get_by_test_id("stage-challenge").get_by_role("button", name="Start").click()
     page.get_by_test_id("stage-room").wait_for()
-    page.get_by_text("Saved · seq").wait_for()
+    page.get_by_text("All changes saved").wait_for()
 
     # Type the solution in pieces, with pauses, as a person would.
     page.locator(".cm-content").first.click()
@@ -69,7 +70,7 @@ def test_replay_plays_the_typing_and_the_report_renders(
     for chunk in CHUNKS:
         page.keyboard.insert_text(chunk)
         page.wait_for_timeout(700)
-    page.get_by_text("Saved · seq").wait_for()
+    page.get_by_text("All changes saved").wait_for()
     typed = editor_text(page)
     assert "print(len(data))" in typed
 

@@ -19,7 +19,7 @@ from .conftest import claim, editor_text, start_coached_coding_stage
 
 pytestmark = pytest.mark.e2e
 
-SAVED = re.compile(r"^Saved · seq \d+$")
+SAVED = re.compile(r"^All changes saved$")
 
 
 def type_at_end(page: Page, text: str) -> None:

@@ -4,6 +4,7 @@ review room takes line comments and shows the score after finishing; an admin sc
 stage with the rubric and the candidate reads the scorecard and their progress."""
 
 import pytest
+from playwright.sync_api import expect
 
 from interviews.models import LoopTemplate
 from interviews.services.loops import loop_start
@@ -53,7 +54,7 @@ def test_discussion_design_review_and_scorecard(
     )
     page.get_by_label("Estimates").fill("10k QPS, 1k tokens each: KV cache ~ 160 KB/token for 70B.")
     page.get_by_label("Estimates").blur()
-    page.get_by_test_id("save-status").get_by_text("Saved · seq").wait_for()
+    page.get_by_test_id("save-status").get_by_text("All changes saved").wait_for()
     page.screenshot(path=screenshot_path("design-room-notes"))
     page.get_by_role("tab", name="Whiteboard").click()
     page.locator(".excalidraw").wait_for()
@@ -74,6 +75,22 @@ def test_discussion_design_review_and_scorecard(
     )
     page.get_by_role("button", name="Add comment").click()
     page.get_by_test_id("review-comments").get_by_text("A single router instance").wait_for()
+    # The author edits the comment and withdraws a second one while the stage is live.
+    page.get_by_role("button", name="Edit comment on lines 3–5").click()
+    page.get_by_role("textbox", name="Comment").fill(
+        "A single router instance: its failure takes every tenant down."
+    )
+    page.get_by_role("button", name="Save changes").click()
+    page.get_by_test_id("review-comments").get_by_text("takes every tenant down").wait_for()
+    page.get_by_role("button", name="Line 8", exact=True).click()
+    page.get_by_role("textbox", name="Comment").fill("Hasty second thought.")
+    page.get_by_role("button", name="Add comment").click()
+    page.get_by_test_id("review-comments").get_by_text("Hasty second thought.").wait_for()
+    page.get_by_role("button", name="Delete comment on lines 8–8").click()
+    expect(
+        page.get_by_test_id("review-comments").get_by_text("Hasty second thought.")
+    ).to_have_count(0)
+    expect(page.get_by_test_id("review-comments").get_by_role("listitem")).to_have_count(1)
     page.screenshot(path=screenshot_path("review-room"))
     page.get_by_role("button", name="Finish stage").click()
     page.get_by_test_id("review-score").wait_for()

@@ -10,7 +10,12 @@ pytestmark = pytest.mark.e2e
 
 
 def test_home_page_renders_in_chromium(page, live_server_url, screenshot_path) -> None:
-    """`/` serves the Vite build; React mounts and shows the landing page to a visitor."""
+    """`/` serves the Vite build; React mounts and shows the landing page to a visitor,
+    without a single console error (asking who is signed in is not a failed request)."""
+    errors: list[str] = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
     response = page.goto("/")
     assert response is not None and response.ok
     page.get_by_role("link", name="Mockloop home").wait_for()
@@ -18,6 +23,7 @@ def test_home_page_renders_in_chromium(page, live_server_url, screenshot_path) -
     assert page.title() == "Mockloop"
     page.get_by_role("link", name="Create an account").wait_for()
     page.screenshot(path=screenshot_path("landing"), full_page=True)
+    assert errors == []
 
 
 def test_static_assets_are_served(page, live_server_url) -> None:

@@ -7,11 +7,12 @@ export type QuestionKind = "coding" | "design" | "review" | "discussion";
 export const QUESTION_KINDS: QuestionKind[] = ["coding", "design", "review", "discussion"];
 export const LANGUAGES = ["python", "javascript", "cpp", "go"] as const;
 export const LANGUAGE_LABEL: Record<string, string> = { python: "Python 3", javascript: "JavaScript", cpp: "C++17", go: "Go 1.19" };
-export const TRIGGERS = ["manual", "on_part_passed", "after_minutes"] as const;
+export const TRIGGERS = ["manual", "on_part_passed", "after_minutes", "after_answer"] as const;
 export const TRIGGER_LABEL: Record<string, string> = {
   manual: "Manual (coach pushes it)",
   on_part_passed: "When the previous part's hidden tests pass",
   after_minutes: "After N minutes",
+  after_answer: "Once the candidate has answered (solo), or at Next question",
 };
 export const SEVERITIES = ["low", "medium", "high"] as const;
 export const CHECKERS = ["exact", "tokens", "unordered-lines", "float:1e-6"];

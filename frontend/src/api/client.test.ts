@@ -98,12 +98,20 @@ describe("api client", () => {
     expect(describeError(error)).toMatch(/can't be reached/);
   });
 
-  it("treats 401/403 from /me/ as signed out", async () => {
+  it("asks auth/session, which says who is signed in or nobody with a 200", async () => {
+    const fetchMock = respond(200, { me: null });
+    await expect(loadSession()).resolves.toEqual({ state: "signed-out" });
+    expect(fetchMock).toHaveBeenCalledWith("/api/v1/auth/session/", expect.objectContaining({ method: "GET" }));
+    respond(200, { me: { id: 1, username: "ada", role: "candidate" } });
+    await expect(loadSession()).resolves.toEqual({ state: "signed-in", me: { id: 1, username: "ada", role: "candidate" } });
+  });
+
+  it("treats 401/403 from the session as signed out", async () => {
     respond(403, { detail: "Authentication credentials were not provided." });
     await expect(loadSession()).resolves.toEqual({ state: "signed-out" });
   });
 
-  it("reports other /me/ failures as unavailable", async () => {
+  it("reports other session failures as unavailable", async () => {
     respond(502, undefined);
     const session = await loadSession();
     expect(session.state).toBe("unavailable");

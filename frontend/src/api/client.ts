@@ -17,6 +17,7 @@ export type TokenOut = S["TokenOut"];
 export type LoopTemplate = S["LoopTemplateOut"];
 export type Loop = S["LoopOut"];
 export type StageSummary = S["StageSummary"];
+export type FinishPreview = S["FinishPreview"];
 export type StageKind = S["StageKindEnum"];
 /** One stage kind as the server's registry describes it (interviews/stage_kinds.py). Its
  * kind and room are plain strings: a newer server may name ones this build does not know. */
@@ -186,6 +187,7 @@ const post = <T>(path: string, body?: unknown) => request<T>("POST", path, body)
 
 export const api = {
   me: () => get<Me>("/api/v1/me/"),
+  session: () => get<{ me: Me | null }>("/api/v1/auth/session/"),
   login: (username: string, password: string) =>
     post<TokenOut>("/api/v1/auth/login/", { username, password }),
   signup: (username: string, password: string, email = "") =>
@@ -202,16 +204,23 @@ export const api = {
   stage: (id: number) => get<StageDetail>(`/api/v1/stages/${id}/`),
   stageStart: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/start/`),
   stageFinish: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/finish/`),
+  stageFinishPreview: (id: number) => get<FinishPreview>(`/api/v1/stages/${id}/finish/`),
   stageDocuments: (id: number) => get<StageDocuments>(`/api/v1/stages/${id}/documents/`),
   answerSave: (id: number, body: { question: number | null; text?: string; notes?: object; scene?: object }) =>
     post<Answer>(`/api/v1/stages/${id}/answers/`, body),
   reviewComments: (id: number) => get<ReviewComment[]>(`/api/v1/stages/${id}/review-comments/`),
   reviewCommentCreate: (id: number, body: ReviewCommentInput) =>
     post<ReviewComment>(`/api/v1/stages/${id}/review-comments/`, body),
+  reviewCommentUpdate: (id: number, commentId: number, body: Partial<Omit<ReviewCommentInput, "question">>) =>
+    request<ReviewComment>("PATCH", `/api/v1/stages/${id}/review-comments/${commentId}/`, body),
+  reviewCommentDelete: (id: number, commentId: number) =>
+    request<void>("DELETE", `/api/v1/stages/${id}/review-comments/${commentId}/`),
   reviewScore: (id: number) => get<ReviewScore>(`/api/v1/stages/${id}/review-score/`),
   scorecard: (id: number) => get<Scorecard>(`/api/v1/stages/${id}/scorecard/`),
   scorecardSave: (id: number, body: ScorecardInput) =>
     request<Scorecard>("PUT", `/api/v1/stages/${id}/scorecard/`, body),
+  nextFollowUp: (id: number, question: number | null = null) =>
+    post<PushedFollowUp>(`/api/v1/stages/${id}/next-follow-up/`, { question }),
   chat: (id: number, text: string) => post<{ seq: number }>(`/api/v1/stages/${id}/chat/`, { text }),
   timer: (id: number, action: "pause" | "resume" | "extend", minutes = 0) =>
     post<Timer>(`/api/v1/stages/${id}/timer/`, { action, minutes }),

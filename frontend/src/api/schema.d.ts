@@ -38,6 +38,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/session/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Who is signed in, or nobody: 200 either way, so a page that only wants to know
+         *     (the home page, opened signed out) does not make the browser log a failed request.
+         *     Scripts keep using `me/`, which answers 401 without credentials.
+         */
+        get: operations["auth_session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/signup/": {
         parameters: {
             query?: never;
@@ -473,7 +494,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * @description What finishing now would do: the coding questions whose latest code would be
+         *     submitted for judging (the confirm dialog names them).
+         */
+        get: operations["v1_stages_finish_retrieve"];
         put?: never;
         /**
          * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
@@ -497,6 +522,27 @@ export interface paths {
         put?: never;
         /** @description Push a bank follow-up of one of the stage's questions (unlocking its part; once per stage, 409 after) or free text. */
         post: operations["v1_stages_follow_ups_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stages/{stage_id}/next-follow-up/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description "Next question" in a solo stage: the scripted interviewer asks its next
+         *     after-answer follow-up now (the stage's candidate; 409 `no_follow_up_left` when
+         *     none is left, `coach_asks_follow_ups` when a coach runs the stage).
+         */
+        post: operations["v1_stages_next_follow_up_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -546,6 +592,24 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stages/{stage_id}/review-comments/{comment_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Withdraw one's own comment while the stage is live. */
+        delete: operations["v1_stages_review_comments_destroy"];
+        options?: never;
+        head?: never;
+        /** @description Change one's own comment while the stage is live (only the fields given). */
+        patch: operations["v1_stages_review_comments_partial_update"];
         trace?: never;
     };
     "/api/v1/stages/{stage_id}/review-matches/": {
@@ -958,6 +1022,9 @@ export interface components {
             actor: string | null;
             private: boolean;
         };
+        FinishPreview: {
+            unsubmitted: components["schemas"]["Unsubmitted"][];
+        };
         Flaw: {
             category: components["schemas"]["CategoryEnum"];
             readonly lines: number[];
@@ -1098,6 +1165,13 @@ export interface components {
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
          *     must not be silently dropped).
          */
+        NextFollowUpInputRequest: {
+            question?: number | null;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
         NoteInputRequest: {
             text: string;
         };
@@ -1133,6 +1207,15 @@ export interface components {
             title: string;
             prompt?: string;
             readonly samples: components["schemas"]["SampleTest"][];
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        PatchedReviewCommentChangeRequest: {
+            lines?: number[];
+            category?: components["schemas"]["CategoryEnum"];
+            text?: string;
         };
         Progress: {
             stages: components["schemas"]["ProgressStage"][];
@@ -1619,6 +1702,9 @@ export interface components {
          * @enum {string}
          */
         ScorecardStatusEnum: "scored" | "not_scored" | "waiting_for_stage_end";
+        SessionOut: {
+            me: components["schemas"]["UserOut"] | null;
+        };
         /**
          * @description * `low` - Low
          *     * `medium` - Medium
@@ -1692,6 +1778,8 @@ export interface components {
             readonly questions: components["schemas"]["StageQuestionCandidate"][];
             readonly follow_ups: components["schemas"]["PushedFollowUp"][];
             readonly answers: components["schemas"]["AnswerOut"][];
+            /** @description Follow-ups the scripted interviewer can still be asked for with "Next question" (0 when a coach runs the stage or it is not live). */
+            readonly scripted_follow_ups_left: number;
         };
         /**
          * @description The stage as its coach and admins see it: adds the bank follow-ups (with coach
@@ -1727,6 +1815,8 @@ export interface components {
             readonly questions: components["schemas"]["StageQuestionCoach"][];
             readonly follow_ups: components["schemas"]["PushedFollowUp"][];
             readonly answers: components["schemas"]["AnswerOut"][];
+            /** @description Follow-ups the scripted interviewer can still be asked for with "Next question" (0 when a coach runs the stage or it is not live). */
+            readonly scripted_follow_ups_left: number;
         };
         StageDetail: components["schemas"]["StageCandidate"] | components["schemas"]["StageCoach"];
         StageDocuments: {
@@ -1981,9 +2071,14 @@ export interface components {
          * @description * `manual` - Manual
          *     * `on_part_passed` - On Part Passed
          *     * `after_minutes` - After Minutes
+         *     * `after_answer` - After Answer
          * @enum {string}
          */
-        TriggerEnum: "manual" | "on_part_passed" | "after_minutes";
+        TriggerEnum: "manual" | "on_part_passed" | "after_minutes" | "after_answer";
+        Unsubmitted: {
+            question: number;
+            title: string;
+        };
         UserOut: {
             id: number;
             username: string;
@@ -2050,6 +2145,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    auth_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOut"];
+                };
             };
         };
     };
@@ -2698,6 +2812,27 @@ export interface operations {
             };
         };
     };
+    v1_stages_finish_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FinishPreview"];
+                };
+            };
+        };
+    };
     v1_stages_finish_create: {
         parameters: {
             query?: never;
@@ -2731,6 +2866,31 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["FollowUpInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushedFollowUp"];
+                };
+            };
+        };
+    };
+    v1_stages_next_follow_up_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NextFollowUpInputRequest"];
             };
         };
         responses: {
@@ -2827,6 +2987,53 @@ export interface operations {
         };
         responses: {
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewCommentOut"];
+                };
+            };
+        };
+    };
+    v1_stages_review_comments_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                comment_id: number;
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    v1_stages_review_comments_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                comment_id: number;
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedReviewCommentChangeRequest"];
+            };
+        };
+        responses: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

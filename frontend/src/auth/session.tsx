@@ -1,4 +1,4 @@
-// Who is signed in: loaded once from /api/v1/me/, refreshed after sign-in and sign-out.
+// Who is signed in: loaded once from /api/v1/auth/session/, refreshed after sign-in and sign-out.
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 
 import { ApiError, api, type Me } from "../api/client";
@@ -11,7 +11,9 @@ export type Session =
 
 export async function loadSession(): Promise<Session> {
   try {
-    return { state: "signed-in", me: await api.me() };
+    // auth/session answers 200 signed out too: asking `me` would log a 401 in the console.
+    const { me } = await api.session();
+    return me ? { state: "signed-in", me } : { state: "signed-out" };
   } catch (error) {
     if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
       return { state: "signed-out" };

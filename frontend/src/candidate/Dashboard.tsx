@@ -1,9 +1,9 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
 
 import { api, describeError, type Loop, type LoopTemplate } from "../api/client";
 import { useMe } from "../auth/session";
-import { formatDate } from "../lib/format";
+import { formatClock, formatDate, plural } from "../lib/format";
 import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 
@@ -11,14 +11,43 @@ export function LoopProgress({ loop }: { loop: Loop }) {
   const done = loop.stages.filter((s) => s.status === "done").length;
   const total = loop.stages.length || 1;
   return (
-    <div className="progress" aria-label={`${done} of ${loop.stages.length} stages done`}>
+    <div className="progress" aria-label={`${done} of ${plural(loop.stages.length, "stage")} done`}>
       <div className="progress-track">
         <div className="progress-fill" style={{ width: `${(done / total) * 100}%` }} />
       </div>
       <span className="small muted">
-        {done}/{loop.stages.length} stages
+        {done} of {plural(loop.stages.length, "stage")} done
       </span>
     </div>
+  );
+}
+
+/** The stage's clock as the loop list loaded it, counting down in the page. */
+function StageClock({ remainingMs }: { remainingMs: number }) {
+  const [loadedAt] = useState(() => performance.now());
+  const [now, setNow] = useState(loadedAt);
+  useEffect(() => {
+    const id = setInterval(() => setNow(performance.now()), 1000);
+    return () => clearInterval(id);
+  }, []);
+  return (
+    <span className="countdown small" role="timer" data-testid="live-stage-clock">
+      {formatClock(remainingMs - (now - loadedAt))} left
+    </span>
+  );
+}
+
+/** A live stage is the one thing to go back to: say which, its clock, and a way in. */
+function LiveStage({ loop }: { loop: Loop }) {
+  const live = loop.stages.find((s) => s.status === "live");
+  if (!live) return null;
+  return (
+    <p className="live-stage small" data-testid="live-stage">
+      <span className="badge status-live">live</span> {live.title} · <StageClock remainingMs={live.time_remaining_ms} />{" "}
+      <Link className="button primary small" to={`/stages/${live.id}`}>
+        Open
+      </Link>
+    </p>
   );
 }
 
@@ -47,7 +76,7 @@ function TemplateCard({ template }: { template: LoopTemplate }) {
       <h3>{template.title}</h3>
       {template.description && <p className="muted">{template.description}</p>}
       <p className="small muted">
-        {template.stages.length} stages · {Math.round(minutes / 6) / 10} h
+        {plural(template.stages.length, "stage")} · {Math.round(minutes / 6) / 10} h
       </p>
       <ol className="chips">
         {template.stages.map((s) => (
@@ -100,6 +129,7 @@ export function Dashboard() {
                 {loop.coached ? " · coached" : " · solo"}
                 {me.role !== "candidate" && loop.candidate ? ` · ${loop.candidate}` : ""}
               </p>
+              <LiveStage loop={loop} />
             </div>
             <LoopProgress loop={loop} />
           </li>

@@ -3,19 +3,32 @@ import { Link, useNavigate, useParams } from "react-router";
 
 import { api, describeError, type StageSummary } from "../api/client";
 import { useMe } from "../auth/session";
-import { formatClock, formatDate } from "../lib/format";
+import { formatClock, formatDate, startClockQuestion } from "../lib/format";
 import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
 import { LoopProgress } from "./Dashboard";
 
-function StageRow({ stage, canDrive, onError }: { stage: StageSummary; canDrive: boolean; onError: (e: string) => void }) {
+function StageRow({
+  stage,
+  canDrive,
+  liveElsewhere,
+  onError,
+}: {
+  stage: StageSummary;
+  canDrive: boolean;
+  /** Another stage of the loop is live: only one runs at a time (the API answers 409). */
+  liveElsewhere: StageSummary | undefined;
+  onError: (e: string) => void;
+}) {
   const navigate = useNavigate();
   const kindLabel = useStageKindLabel();
   const [busy, setBusy] = useState(false);
   const status = stage.status ?? "pending";
 
   async function start() {
+    const question = startClockQuestion(stage.minutes);
+    if (question && !window.confirm(question)) return;
     setBusy(true);
     try {
       await api.stageStart(stage.id);
@@ -43,9 +56,22 @@ function StageRow({ stage, canDrive, onError }: { stage: StageSummary; canDrive:
       </div>
       <div className="timeline-actions">
         {status === "pending" && canDrive && (
-          <button type="button" className="primary" onClick={start} disabled={busy}>
-            {busy ? "Starting…" : "Start"}
-          </button>
+          <>
+            <button
+              type="button"
+              className="primary"
+              onClick={start}
+              disabled={busy || liveElsewhere !== undefined}
+              aria-describedby={liveElsewhere ? `live-elsewhere-${stage.id}` : undefined}
+            >
+              {busy ? "Starting…" : "Start"}
+            </button>
+            {liveElsewhere && (
+              <span id={`live-elsewhere-${stage.id}`} className="small muted">
+                Finish {liveElsewhere.title} first
+              </span>
+            )}
+          </>
         )}
         {status === "live" && (
           <Link className="button primary" to={`/stages/${stage.id}`}>
@@ -107,7 +133,13 @@ export function LoopPage() {
       )}
       <ol className="timeline" aria-label="Stages">
         {data.stages.map((stage) => (
-          <StageRow key={stage.id} stage={stage} canDrive={isOwner || me.role === "admin"} onError={setError} />
+          <StageRow
+            key={stage.id}
+            stage={stage}
+            canDrive={isOwner || me.role === "admin"}
+            liveElsewhere={data.stages.find((s) => s.status === "live" && s.id !== stage.id)}
+            onError={setError}
+          />
         ))}
       </ol>
     </main>

@@ -32,3 +32,17 @@ export const RECOMMENDATION_LABEL: Record<string, string> = {
   yes: "Yes",
   strong_yes: "Strong yes",
 };
+
+/** 1 → "1 stage", 3 → "3 stages": counts as a person says them. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** Stages this long ask before their clock starts: an hour or more is a real commitment. */
+export const LONG_STAGE_MINUTES = 60;
+
+/** The question asked before starting a long stage's clock; null for a short one. */
+export function startClockQuestion(minutes: number): string | null {
+  if (minutes < LONG_STAGE_MINUTES) return null;
+  return `Start the ${minutes}-minute clock? It runs on the server until the stage is done, even if you close the page.`;
+}

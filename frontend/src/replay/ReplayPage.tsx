@@ -55,6 +55,10 @@ export function describeEvent(e: LoggedEvent): string {
       return "Answer saved";
     case "review_comment":
       return `Comment on lines ${e.lines.join("–")} · ${REVIEW_CATEGORY_LABEL[e.category] ?? e.category}`;
+    case "review_comment.updated":
+      return `Comment ${e.id} edited: lines ${e.lines.join("–")} · ${REVIEW_CATEGORY_LABEL[e.category] ?? e.category}`;
+    case "review_comment.deleted":
+      return `Comment ${e.id} deleted`;
     case "note":
       return `Coach note: ${e.text}`;
     case "integrity":

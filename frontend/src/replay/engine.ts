@@ -154,6 +154,8 @@ export const FEED_TYPES = new Set<LoggedEventType>([
   "submission.status",
   "answer.saved",
   "review_comment",
+  "review_comment.updated",
+  "review_comment.deleted",
   "note",
   "integrity",
   "scorecard.saved",

@@ -3,9 +3,12 @@ import { Link, useParams } from "react-router";
 
 import { api, describeError } from "../api/client";
 import { useMe } from "../auth/session";
+import { startClockQuestion } from "../lib/format";
 import type { StageKinds } from "../lib/stageKinds";
+import { finishConfirmText } from "./finishConfirm";
 import { useIntegritySignals } from "./shared/hooks";
 import { RoomLoader, RoomShell } from "./shared/RoomShell";
+import { isSolo, SoloNotice } from "./shared/ScriptedInterviewer";
 import { type Room, roomActive } from "./shared/useStageRoom";
 import { ChatPanel, FollowUpBanners } from "./shared/widgets";
 
@@ -19,12 +22,19 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
   useIntegritySignals(room.socket, isOwner && active);
 
   async function act(action: "start" | "finish") {
-    if (action === "finish" && !window.confirm("Finish this stage? You cannot edit it afterwards.")) return;
     setBusy(true);
     setError(null);
     try {
-      if (action === "start") await api.stageStart(stage.id);
-      else await api.stageFinish(stage.id);
+      if (action === "start") {
+        const question = startClockQuestion(stage.minutes);
+        if (question && !window.confirm(question)) return;
+        await api.stageStart(stage.id);
+      } else {
+        await room.docs.settled(3000);
+        const preview = await api.stageFinishPreview(stage.id);
+        if (!window.confirm(finishConfirmText(preview))) return;
+        await api.stageFinish(stage.id);
+      }
       await room.reloadStage();
     } catch (err) {
       setError(describeError(err));
@@ -87,14 +97,24 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
         }
         // Only live rounds have a chat (the async challenge has none); discussion rooms give
         // it a column of its own, the others place it in their layout.
+        const solo = spec.live && isSolo(room);
         const chat = spec.live ? (
-          <ChatPanel stageId={stage.id} events={room.events} me={me.username} closed={stage.status === "done" || room.refused} />
+          <ChatPanel
+            stageId={stage.id}
+            events={room.events}
+            me={me.username}
+            closed={stage.status === "done" || room.refused}
+            notepad={solo}
+          />
         ) : null;
         return (
-          <div className={`room-body ${view.sideChat ? "with-side" : ""}`}>
-            <view.Workspace room={room} editable={isOwner} side={view.sideChat ? undefined : chat} />
-            {view.sideChat && <aside className="room-side">{chat}</aside>}
-          </div>
+          <>
+            {solo && stage.status === "live" && <SoloNotice />}
+            <div className={`room-body ${view.sideChat ? "with-side" : ""}`}>
+              <view.Workspace room={room} editable={isOwner} side={view.sideChat ? undefined : chat} />
+              {view.sideChat && <aside className="room-side">{chat}</aside>}
+            </div>
+          </>
         );
       }}
     </RoomShell>

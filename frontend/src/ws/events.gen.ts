@@ -77,6 +77,10 @@ export type ReviewCommentPayload = {
   text: string;
 };
 
+export type ReviewCommentDeletedPayload = {
+  id: number;
+};
+
 export type NotePayload = {
   id: number;
   text: string;
@@ -204,6 +208,10 @@ export type AnswerSavedEvent = EventEnvelope & { type: "answer.saved"; private: 
 
 export type ReviewCommentEvent = EventEnvelope & { type: "review_comment"; private: false } & ReviewCommentPayload;
 
+export type ReviewCommentUpdatedEvent = EventEnvelope & { type: "review_comment.updated"; private: false } & ReviewCommentPayload;
+
+export type ReviewCommentDeletedEvent = EventEnvelope & { type: "review_comment.deleted"; private: false } & ReviewCommentDeletedPayload;
+
 export type NoteEvent = EventEnvelope & { type: "note"; private: true } & NotePayload;
 
 export type IntegrityEvent = EventEnvelope & { type: "integrity"; private: true } & (PasteSignal | BlurSignal);
@@ -225,6 +233,8 @@ export type LoggedEvent =
   | SubmissionStatusEvent
   | AnswerSavedEvent
   | ReviewCommentEvent
+  | ReviewCommentUpdatedEvent
+  | ReviewCommentDeletedEvent
   | NoteEvent
   | IntegrityEvent
   | ScorecardSavedEvent
@@ -242,6 +252,8 @@ export type LoggedEventType =
   | "submission.status"
   | "answer.saved"
   | "review_comment"
+  | "review_comment.updated"
+  | "review_comment.deleted"
   | "note"
   | "integrity"
   | "scorecard.saved"

@@ -43,7 +43,8 @@ describe("SharedDocs", () => {
     docs.load([{ name: "code:7", state: toBase64(Y.encodeStateAsUpdate(source)), seq: 10, text: "", language: "" }], 10);
     const text = docs.get("code:7").getText("code");
     expect(text.toString()).toBe("print(1)\n");
-    expect(saveLabel(docs.status())).toBe("Saved · seq 10");
+    expect(saveLabel(docs.status())).toBe("All changes saved");
+    expect(docs.status().savedSeq).toBe(10);
 
     text.insert(text.length, "a");
     text.insert(text.length, "b");
@@ -55,7 +56,8 @@ describe("SharedDocs", () => {
 
     docs.handle(echo(wire.sent[0]!));
     expect(docs.status().pending).toBe(0);
-    expect(saveLabel(docs.status())).toBe("Saved · seq 11");
+    expect(saveLabel(docs.status())).toBe("All changes saved");
+    expect(docs.status().savedSeq).toBe(11);
   });
 
   it("keeps a watcher's copy in step with the candidate's edits", () => {
@@ -121,5 +123,28 @@ describe("SharedDocs", () => {
     vi.advanceTimersByTime(100);
     docs.handle({ type: "error", detail: "The stage is not live; edits are closed.", errors: {}, code: "stage_not_live", ref: wire.sent[0]!.ref });
     expect(saveLabel(docs.status())).toBe("Not saved: The stage is not live; edits are closed.");
+  });
+
+  it("settled sends waiting edits at once and resolves when the server has them", async () => {
+    const wire = new Wire();
+    const docs = new SharedDocs(wire, true);
+    docs.load([], 10);
+    const text = docs.get("code:7").getText("code");
+    text.insert(0, "print(2)\n");
+    const settled = docs.settled(3000);
+    expect(wire.sent).toHaveLength(1); // not waiting for the batch timer
+    docs.handle(echo(wire.sent[0]!));
+    await expect(settled).resolves.toBe(true);
+  });
+
+  it("settled gives up after its timeout while offline", async () => {
+    const wire = new Wire();
+    wire.isLive = false;
+    const docs = new SharedDocs(wire, true);
+    docs.load([], 10);
+    docs.get("code:7").getText("code").insert(0, "x");
+    const settled = docs.settled(3000);
+    vi.advanceTimersByTime(3000);
+    await expect(settled).resolves.toBe(false);
   });
 });

@@ -153,6 +153,26 @@ export class SharedDocs {
     return () => this.listeners.delete(listener);
   }
 
+  /** Send what is waiting and resolve once the server has every edit (true), or after
+   * `timeoutMs` with some still unsaved (false): Finish waits on it, so the code it
+   * submits is the code on screen. */
+  settled(timeoutMs: number): Promise<boolean> {
+    this.flush();
+    if (this.pending === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        stop();
+        resolve(false);
+      }, timeoutMs);
+      const stop = this.onStatus((status) => {
+        if (status.pending > 0) return;
+        clearTimeout(timer);
+        stop();
+        resolve(true);
+      });
+    });
+  }
+
   /** Connection changed: refresh the indicator (and send if we are back). */
   connectionChanged(): void {
     if (this.sender.isLive) this.flush();
@@ -203,6 +223,6 @@ export class SharedDocs {
 /** The label of the autosave indicator. */
 export function saveLabel(status: SaveStatus): string {
   if (status.error) return `Not saved: ${status.error}`;
-  if (status.pending === 0) return `Saved · seq ${status.savedSeq}`;
+  if (status.pending === 0) return "All changes saved";
   return status.offline ? "Unsaved · offline" : "Saving…";
 }

@@ -98,6 +98,7 @@ CASES = [
     ),
     Case("logout", "post", lambda w: f"{API}/auth/logout/", (401, 204, 204, 204, 204, 204)),
     Case("me", "get", lambda w: f"{API}/me/", (401, 200, 200, 200, 200, 200)),
+    Case("session", "get", lambda w: f"{API}/auth/session/", (200,) * 6),
     Case(
         "loop-templates", "get", lambda w: f"{API}/loop-templates/", (401, 200, 200, 200, 200, 200)
     ),
@@ -123,6 +124,12 @@ CASES = [
     ),
     Case("stage-finish", "post", stage_url("coding", "finish/"), (401, 404, 200, 404, 200, 200)),
     Case(
+        "stage-finish-preview",
+        "get",
+        stage_url("coding", "finish/"),
+        (401, 404, 200, 404, 200, 200),
+    ),
+    Case(
         "answers",
         "post",
         stage_url("coding", "answers/"),
@@ -142,6 +149,21 @@ CASES = [
         "get",
         stage_url("review", "review-comments/"),
         (401, 404, 200, 404, 200, 200),
+    ),
+    Case(
+        "review-comment-edit",
+        "patch",
+        lambda w: f"{API}/stages/{w.review.pk}/review-comments/{review_comment_id(w)}/",
+        (401, 404, 200, 404, 403, 403),
+        body=lambda w, role: {"text": "two routers", "lines": [3, 5]},
+        prepare=review_with_comment,
+    ),
+    Case(
+        "review-comment-delete",
+        "delete",
+        lambda w: f"{API}/stages/{w.review.pk}/review-comments/{review_comment_id(w)}/",
+        (401, 404, 204, 404, 403, 403),
+        prepare=review_with_comment,
     ),
     Case(
         "review-score",

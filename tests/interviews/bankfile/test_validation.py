@@ -188,7 +188,12 @@ def test_a_file_with_many_errors_lists_all_of_them_and_imports_nothing(tmp_path)
         (
             lambda q: q["follow_ups"][0].update(trigger="sometimes"),
             "follow_ups[0].trigger",
-            "must be one of: manual, on_part_passed, after_minutes",
+            "must be one of: manual, on_part_passed, after_minutes, after_answer",
+        ),
+        (
+            lambda q: q["follow_ups"][0].update(trigger="after_answer"),
+            "follow_ups[0].trigger",
+            "after_answer needs a written answer; a coding question uses on_part_passed",
         ),
     ],
 )

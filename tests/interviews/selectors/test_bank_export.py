@@ -24,7 +24,8 @@ pytestmark = pytest.mark.django_db
 
 def _varied_bank() -> dict:
     """The test bank plus the less common shapes: function io, a draft, non-default
-    limits, fractional weights, a stage rubric, an after_minutes follow-up, odd text."""
+    limits, fractional weights, a stage rubric, after_minutes and after_answer follow-ups,
+    odd text."""
     bank = data.bank()
     function_q = data.coding_question("pairs", status="draft")
     function_q.pop("follow_ups")
@@ -42,6 +43,7 @@ def _varied_bank() -> dict:
     bank["questions"][2]["follow_ups"].append(
         {"prompt": "Time check.", "trigger": "after_minutes", "after_minutes": 20}
     )
+    bank["questions"][2]["follow_ups"].append({"prompt": "And then?", "trigger": "after_answer"})
     bank["questions"][2]["prompt"] = "Line with trailing spaces   \n\tand a tab\n\n"
     bank["rubrics"][0]["dimensions"][1]["weight"] = 0.25
     bank["loops"][0]["stages"][0]["rubric"] = "code-rubric"

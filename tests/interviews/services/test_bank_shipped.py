@@ -361,7 +361,7 @@ def test_design_prompts_have_follow_up_chains_with_coach_notes():
         assert len(follow_ups) >= 4, slug
         assert all(len(f.get("coach_notes", "")) > 150 for f in follow_ups), slug
         triggers = {f["trigger"] for f in follow_ups}
-        assert {"manual", "after_minutes"} <= triggers, slug
+        assert {"after_answer", "after_minutes"} <= triggers, slug
     chains = " ".join(
         f["prompt"].lower()
         for slug in ("llm-serving-design", "model-downloader-design")
@@ -442,6 +442,25 @@ def test_follow_up_timing_is_consistent():
                 assert 5 <= follow_up["after_minutes"] <= 60, slug
             if follow_up["trigger"] == "on_part_passed":
                 assert question["kind"] == "coding", slug
+
+
+def test_every_follow_up_is_reachable_solo():
+    """Most candidates practise alone: every follow-up of every stage that ships has a
+    trigger the scripted interviewer acts on, and a timed one fires before the stage's
+    clock runs out."""
+    questions = _questions()
+    for loop in _loops().values():
+        for stage in loop["stages"]:
+            for slug in stage["questions"]:
+                question = questions[slug]
+                for index, follow_up in enumerate(question.get("follow_ups", [])):
+                    where = (loop["slug"], stage["title"], slug, index)
+                    trigger = follow_up["trigger"]
+                    assert trigger != "manual", where
+                    if trigger == "after_minutes":
+                        assert follow_up["after_minutes"] < stage["minutes"], where
+                    if trigger == "after_answer":
+                        assert question["kind"] != "coding", where
 
 
 def test_the_generator_is_a_package_outside_the_application():

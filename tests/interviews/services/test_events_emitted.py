@@ -30,6 +30,8 @@ from interviews.services.follow_ups import stage_push_follow_up
 from interviews.services.notes import coach_note_create
 from interviews.services.reviews import (
     review_comment_create,
+    review_comment_delete,
+    review_comment_update,
     review_match_override_clear,
     review_match_override_set,
 )
@@ -290,6 +292,25 @@ CASES = [
         [("review_comment", False, {"lines": [3, 4], "category": "spof", "text": "x"})],
         stage="review",
         setup=lambda w, mp: _to_review(w),
+    ),
+    Case(
+        "review comment edited, then deleted",
+        lambda w, mp: (
+            review_comment_update(
+                stage=w.review, author=w.owner, comment_id=w.comment.pk, text="two routers"
+            ),
+            review_comment_delete(stage=w.review, author=w.owner, comment_id=w.comment.pk),
+        ),
+        [
+            (
+                "review_comment.updated",
+                False,
+                {"lines": [3, 4], "category": "spof", "text": "two routers"},
+            ),
+            ("review_comment.deleted", False, {}),
+        ],
+        stage="review",
+        setup=lambda w, mp: (_to_review(w), setattr(w, "comment", _comment(w))),
     ),
     Case(
         "review match",

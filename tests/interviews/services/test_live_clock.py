@@ -9,7 +9,7 @@ from django.utils import timezone
 from pycrdt import Doc, Map, Text
 
 from interviews.models import StageEvent, StageQuestion, Submission
-from interviews.services import documents, live
+from interviews.services import documents, live, stages, submissions
 from interviews.services.errors import InvalidInput, StateConflict
 from tests.factories import CoachFactory, FollowUpFactory, PartFactory, StageFactory, UserFactory
 
@@ -135,3 +135,69 @@ def test_only_the_candidate_types_and_only_while_live():
     stage.save()
     with pytest.raises(StateConflict):
         _type(stage, f"code:{question.pk}", "late")
+
+
+def _submit(stage, question, code: str, part: int = 2) -> Submission:
+    return Submission.objects.create(
+        stage=stage,
+        question=question,
+        part=part,
+        author=stage.loop.candidate,
+        language="python",
+        code=code,
+        mode="submit",
+        status="done",
+        verdict="wrong_answer",
+    )
+
+
+def test_finishing_early_submits_the_latest_code_as_the_deadline_does():
+    stage, question = _live_stage()
+    _type(stage, f"code:{question.pk}", "print(7)\n")
+    assert [
+        q.pk for q in submissions.stage_unsubmitted_code(stage=stage, actor=stage.loop.candidate)
+    ] == [question.pk]
+
+    stages.stage_finish(stage=stage, actor=stage.loop.candidate)
+
+    auto = Submission.objects.get(stage=stage)
+    assert auto.auto and auto.mode == "submit" and auto.code == "print(7)\n" and auto.part == 2
+    types = list(StageEvent.objects.filter(stage=stage).values_list("type", flat=True))
+    assert types[-2:] == ["stage.status", "submission.status"]
+    assert submissions.stage_unsubmitted_code(stage=stage, actor=stage.loop.candidate) == []
+
+
+def test_code_already_submitted_as_it_is_is_not_judged_again_at_the_end():
+    stage, question = _live_stage()
+    _type(stage, f"code:{question.pk}", "print(7)\n")
+    _submit(stage, question, "print(7)\n")
+    assert submissions.stage_unsubmitted_code(stage=stage, actor=stage.loop.candidate) == []
+    stages.stage_finish(stage=stage, actor=stage.loop.candidate)
+    assert Submission.objects.filter(stage=stage, auto=True).count() == 0
+
+
+def test_code_changed_since_its_last_submit_is_judged_at_the_end():
+    stage, question = _live_stage()
+    _submit(stage, question, "print(1)\n")
+    _type(stage, f"code:{question.pk}", "print(2)\n")
+    stages.stage_finish(stage=stage, actor=stage.loop.candidate)
+    assert Submission.objects.get(stage=stage, auto=True).code == "print(2)\n"
+
+
+def test_only_who_may_finish_sees_what_finishing_would_submit():
+    from interviews.services.errors import NotAllowed
+
+    stage, question = _live_stage()
+    _type(stage, f"code:{question.pk}", "print(7)\n")
+    with pytest.raises(NotAllowed):
+        submissions.stage_unsubmitted_code(stage=stage, actor=UserFactory())
+
+
+def test_untouched_starter_code_is_not_submitted_at_the_end():
+    stage, question = _live_stage()
+    question.starter = {"python": "def solve():\n    pass\n"}
+    question.save()
+    _type(stage, f"code:{question.pk}", "def solve():\n    pass\n")
+    assert submissions.stage_unsubmitted_code(stage=stage, actor=stage.loop.candidate) == []
+    stages.stage_finish(stage=stage, actor=stage.loop.candidate)
+    assert not Submission.objects.filter(stage=stage).exists()

@@ -277,7 +277,7 @@ FOLLOW_UPS = [
             "The real runner is asyncio code with a global semaphore and one semaphore per\n"
             "resource. Where can it deadlock or starve, and how would you structure it?\n"
         ),
-        "trigger": "manual",
+        "trigger": "on_part_passed",
         "coach_notes": (
             "Acquiring the global slot before the resource semaphore lets tasks hold slots\n"
             "while waiting for a GPU (the simulator passes them over instead); acquiring in\n"

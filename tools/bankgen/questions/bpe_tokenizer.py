@@ -223,7 +223,7 @@ FOLLOW_UPS = [
             "Production tokenizers work on bytes, not characters, and cache words. What\n"
             "changes, and what breaks if a client sends invalid UTF-8?\n"
         ),
-        "trigger": "manual",
+        "trigger": "on_part_passed",
         "coach_notes": (
             "Byte-level BPE has a 256-symbol base so nothing is out of vocabulary; invalid\n"
             "UTF-8 still encodes but decoding a partial token stream may split a code point,\n"

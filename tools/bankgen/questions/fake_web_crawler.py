@@ -284,7 +284,7 @@ FOLLOW_UPS = [
             "Now the web is real: fetches take 50-500 ms and some hosts are slow. How do you\n"
             "crawl 10M pages a day politely?\n"
         ),
-        "trigger": "manual",
+        "trigger": "on_part_passed",
         "coach_notes": (
             "The crawl is IO-bound: async fetches with a global concurrency limit and a\n"
             "per-host limit plus crawl delay (a queue per host, a scheduler over hosts),\n"

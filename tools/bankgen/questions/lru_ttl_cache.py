@@ -279,7 +279,7 @@ FOLLOW_UPS = [
             "This is now the prefix cache of KV blocks on one GPU, shared by all tenants.\n"
             "What changes?\n"
         ),
-        "trigger": "manual",
+        "trigger": "on_part_passed",
         "coach_notes": (
             "Entries have different sizes (blocks), so evict by bytes, not count; blocks in\n"
             "use by running sequences are pinned (reference counts) and cannot be evicted;\n"

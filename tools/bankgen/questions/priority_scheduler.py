@@ -218,7 +218,7 @@ FOLLOW_UPS = [
             "Class 0's P99 is over the SLO on a trace like the large test. Which knob do you\n"
             "turn first, C or A, and what does each cost?\n"
         ),
-        "trigger": "manual",
+        "trigger": "on_part_passed",
         "coach_notes": (
             "Smaller C bounds how long urgent work waits behind a running chunk (at most C)\n"
             "but costs throughput: each chunk boundary is a scheduling decision and, on a\n"

@@ -280,7 +280,7 @@ FOLLOW_UPS = [
             "We run 32 API servers behind a load balancer. Where does this limiter's state\n"
             "live now, and what do you give up?\n"
         ),
-        "trigger": "manual",
+        "trigger": "on_part_passed",
         "coach_notes": (
             "Options: a shared store (Redis sorted set or a Lua script doing the sliding\n"
             "window atomically; or a token bucket per tenant), local limiters with budget\n"

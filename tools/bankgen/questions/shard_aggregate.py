@@ -161,7 +161,7 @@ FOLLOW_UPS = [
             "Salting fixed the loads, but the reducers of a salted key now each hold part of\n"
             "its values. How do you still get its exact mode and median?\n"
         ),
-        "trigger": "manual",
+        "trigger": "on_part_passed",
         "coach_notes": (
             "Mode: reducers emit per-value counts for the salted key and a second stage\n"
             "merges them (counts are mergeable). Median: not mergeable from partial medians;\n"

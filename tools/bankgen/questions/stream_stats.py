@@ -286,7 +286,7 @@ FOLLOW_UPS = [
             "The log is now an unbounded stream and you may keep only O(active requests)\n"
             "memory. Which of these metrics can you still compute exactly, and how?\n"
         ),
-        "trigger": "manual",
+        "trigger": "on_part_passed",
         "coach_notes": (
             "Exact percentiles need all values: use a mergeable sketch (t-digest, HDR\n"
             "histogram, DDSketch) with a stated error. Out-of-order events need a watermark\n"

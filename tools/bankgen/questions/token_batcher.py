@@ -324,7 +324,7 @@ FOLLOW_UPS = [
             "requests without reserving prompt + output, and what happens when the KV cache\n"
             "fills up mid-generation?\n"
         ),
-        "trigger": "manual",
+        "trigger": "on_part_passed",
         "coach_notes": (
             "Expect: a paged KV cache allocating blocks on demand (vLLM), admission by\n"
             "current footprint plus a watermark, and on exhaustion pre-empting the newest or\n"

@@ -244,7 +244,7 @@ FOLLOW_UPS = [
             "The vocabulary is now 200k tokens and the window 10M tokens on each of 64\n"
             "shards. How do you serve a global top-K?\n"
         ),
-        "trigger": "manual",
+        "trigger": "on_part_passed",
         "coach_notes": (
             "Per-shard exact counts do not merge into an exact global top-K from per-shard\n"
             "top-K lists alone (a token can be second everywhere and first globally).\n"

@@ -71,7 +71,7 @@ FOLLOW_UPS = [
             "The token stream is now 2 TB spread over 500 machines. How do you compute the\n"
             "global top 100?\n"
         ),
-        "trigger": "manual",
+        "trigger": "on_part_passed",
         "coach_notes": (
             "Map-reduce: local counts, shuffle by hash(token) so each token's count lands on\n"
             "one reducer, local top-k per reducer, merge. Local top-k before the shuffle is\n"
@@ -81,7 +81,7 @@ FOLLOW_UPS = [
     },
     {
         "prompt": "JavaScript: how does your sort compare strings, and is that code-point order?",
-        "trigger": "manual",
+        "trigger": "on_part_passed",
         "coach_notes": (
             "Default string comparison in JS compares UTF-16 code units, which differs from\n"
             "code-point order only for characters outside the BMP; localeCompare is wrong\n"

@@ -60,32 +60,48 @@ function formatKb(kb: number | null | undefined): string {
   return kb === null || kb === undefined ? "—" : `${Math.round(kb / 102.4) / 10} MB`;
 }
 
-function TestRow({ test }: { test: TestResult }) {
+/** A run on the candidate's own input has nothing to compare with: what it did is the
+ * result (it ran, or it crashed or ran out of time), never "accepted". */
+function RanBadge({ verdict }: { verdict: string }) {
+  if (verdict !== "accepted") return <VerdictBadge verdict={verdict} status="done" />;
+  return (
+    <span className="verdict verdict-ran" data-testid="verdict">
+      ran
+    </span>
+  );
+}
+
+function TestRow({ test, custom }: { test: TestResult; custom: boolean }) {
   const detailed = test.input !== undefined;
   return (
     <>
       <tr>
         <td>{test.index + 1}</td>
-        <td>{test.hidden ? "hidden" : "sample"}</td>
-        <td>
-          <VerdictBadge verdict={test.verdict} status="done" />
-        </td>
+        <td>{custom ? "your input" : test.hidden ? "hidden" : "sample"}</td>
+        <td>{custom ? <RanBadge verdict={test.verdict} /> : <VerdictBadge verdict={test.verdict} status="done" />}</td>
         <td className="num">{formatMs(test.time_ms)}</td>
         <td className="num">{formatKb(test.memory_kb)}</td>
       </tr>
       {detailed && (
         <tr className="test-detail">
           <td colSpan={5}>
-            <details open={test.verdict !== "accepted"}>
-              <summary>Input, expected and output</summary>
+            <details open={custom || test.verdict !== "accepted"}>
+              <summary>{custom ? "Input and output" : "Input, expected and output"}</summary>
               <div className="io-grid">
                 <div>
                   <h4>Input</h4>
                   <pre>{test.input}</pre>
                 </div>
-                <div className="wide">
-                  <OutputDiff expected={test.expected ?? ""} output={test.output ?? ""} />
-                </div>
+                {custom ? (
+                  <div className="wide">
+                    <h4>Output</h4>
+                    <pre data-testid="custom-output">{test.output ?? ""}</pre>
+                  </div>
+                ) : (
+                  <div className="wide">
+                    <OutputDiff expected={test.expected ?? ""} output={test.output ?? ""} />
+                  </div>
+                )}
                 {test.stderr && (
                   <div className="wide">
                     <h4>stderr</h4>
@@ -102,16 +118,23 @@ function TestRow({ test }: { test: TestResult }) {
   );
 }
 
+function rowLabel(row: SubmissionRow, custom: boolean): string {
+  if (custom) return "Run on your input";
+  if (row.mode === "run") return "Run";
+  return row.detail?.auto ? "Submitted when the stage ended" : "Submit";
+}
+
 export function SubmissionResult({ row }: { row: SubmissionRow }) {
   const detail = row.detail;
+  const custom = row.mode === "run" && detail?.stdin != null;
   return (
     <div className="submission" data-testid="submission-result">
       <div className="submission-head">
         <strong>
-          {row.mode === "run" ? "Run" : "Submit"} #{row.id} · part {row.part}
+          {rowLabel(row, custom)} #{row.id} · part {row.part}
         </strong>
-        <VerdictBadge verdict={row.verdict} status={row.status} position={row.position} />
-        {isFinal(row.status) && row.total > 0 && (
+        {custom && isFinal(row.status) ? <RanBadge verdict={row.verdict} /> : <VerdictBadge verdict={row.verdict} status={row.status} position={row.position} />}
+        {!custom && isFinal(row.status) && row.total > 0 && (
           <span className="muted small">
             {row.passed}/{row.total} passed
           </span>
@@ -136,7 +159,7 @@ export function SubmissionResult({ row }: { row: SubmissionRow }) {
           </thead>
           <tbody>
             {detail.tests.map((t) => (
-              <TestRow key={`${t.hidden}-${t.index}`} test={t} />
+              <TestRow key={`${t.hidden}-${t.index}`} test={t} custom={custom} />
             ))}
           </tbody>
         </table>

@@ -3,6 +3,7 @@ import type * as Y from "yjs";
 
 import type { StageQuestion } from "../../api/client";
 import { Markdown } from "../shared/Markdown";
+import { NextQuestionButton } from "../shared/ScriptedInterviewer";
 import { type Room, roomActive } from "../shared/useStageRoom";
 import { ReadOnlyLabel, SaveIndicator } from "../shared/widgets";
 
@@ -115,6 +116,7 @@ function DesignQuestion({
             </ol>
           </>
         )}
+        <NextQuestionButton room={room} editable={editable} question={question.id} />
         {side}
       </section>
       <section className="work-pane" aria-label="Your design">

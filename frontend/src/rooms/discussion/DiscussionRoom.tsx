@@ -2,6 +2,7 @@ import { useState } from "react";
 
 import { api, type StageQuestion } from "../../api/client";
 import { Markdown } from "../shared/Markdown";
+import { NextQuestionButton } from "../shared/ScriptedInterviewer";
 import { autosaveLabel, useAutosave } from "../shared/useAutosave";
 import { type Room, roomActive } from "../shared/useStageRoom";
 
@@ -55,16 +56,21 @@ export function DiscussionWorkspace({ room, editable }: { room: Room; editable: 
           <AnswerEditor room={room} question={q} editable={editable} />
         </article>
       ))}
-      {room.stage.follow_ups.length > 0 && (
+      {(room.stage.follow_ups.length > 0 || room.stage.scripted_follow_ups_left > 0) && (
         <section className="card" aria-labelledby="asked-title">
           <h2 id="asked-title">Follow-up questions</h2>
-          <ol className="follow-up-list">
-            {room.stage.follow_ups.map((f) => (
-              <li key={f.id}>
-                <Markdown source={f.text} />
-              </li>
-            ))}
-          </ol>
+          {room.stage.follow_ups.length > 0 ? (
+            <ol className="follow-up-list" data-testid="follow-up-list">
+              {room.stage.follow_ups.map((f) => (
+                <li key={f.id}>
+                  <Markdown source={f.text} />
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="muted small">None yet: answer above, in your own words.</p>
+          )}
+          <NextQuestionButton room={room} editable={editable} />
         </section>
       )}
     </div>

@@ -67,6 +67,9 @@ function ScoreView({ score, overrides }: { score: ReviewScore; overrides?: React
   );
 }
 
+/** The room's events that change the comment list (reload it when one arrives). */
+const COMMENT_EVENTS = new Set(["review_comment", "review_comment.updated", "review_comment.deleted"]);
+
 function DocReview({
   room,
   question,
@@ -85,8 +88,9 @@ function DocReview({
   const [text, setText] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState<ReviewComment | null>(null);
   const canComment = editable && roomActive(room);
-  const reviewEvents = room.events.filter((e) => e.type === "review_comment").length;
+  const reviewEvents = room.events.filter((e) => COMMENT_EVENTS.has(e.type)).length;
   const reload = comments.reload;
 
   useEffect(() => {
@@ -97,21 +101,55 @@ function DocReview({
   const commented = new Set<number>();
   for (const c of mine) for (let l = c.lines[0]!; l <= c.lines[1]!; l += 1) commented.add(l);
 
-  async function add(event: FormEvent) {
-    event.preventDefault();
-    if (!range) return;
+  function stopEditing() {
+    setEditing(null);
+    setText("");
+    setRange(null);
+  }
+
+  function edit(comment: ReviewComment) {
+    setEditing(comment);
+    setRange([comment.lines[0]!, comment.lines[1]!]);
+    setCategory(comment.category);
+    setText(comment.text);
+    setError(null);
+  }
+
+  async function change(action: () => Promise<unknown>, after: () => void) {
     setBusy(true);
     setError(null);
     try {
-      await api.reviewCommentCreate(room.stage.id, { question: question.id, lines: range, category, text });
-      setText("");
-      setRange(null);
+      await action();
+      after();
       await comments.reload();
     } catch (err) {
       setError(describeError(err));
     } finally {
       setBusy(false);
     }
+  }
+
+  async function add(event: FormEvent) {
+    event.preventDefault();
+    if (!range) return;
+    const body = { lines: range, category, text };
+    await change(
+      () =>
+        editing
+          ? api.reviewCommentUpdate(room.stage.id, editing.id, body)
+          : api.reviewCommentCreate(room.stage.id, { question: question.id, ...body }),
+      stopEditing,
+    );
+  }
+
+  async function remove(comment: ReviewComment) {
+    if (!window.confirm(`Delete your comment on lines ${comment.lines[0]}–${comment.lines[1]}?`)) return;
+    await change(
+      () => api.reviewCommentDelete(room.stage.id, comment.id),
+      () => {
+        if (editing?.id === comment.id) stopEditing();
+      },
+    );
   }
 
   return (
@@ -146,8 +184,11 @@ function DocReview({
       </section>
       <aside className="side-pane">
         {canComment && (
-          <form className="card comment-form" onSubmit={add} aria-label="New comment">
-            <h3>{range ? `Comment on line${range[0] === range[1] ? ` ${range[0]}` : `s ${range[0]}–${range[1]}`}` : "Select lines to comment"}</h3>
+          <form className="card comment-form" onSubmit={add} aria-label={editing ? "Edit comment" : "New comment"}>
+            <h3>
+              {editing ? "Edit your comment on " : range ? "Comment on " : ""}
+              {range ? `line${range[0] === range[1] ? ` ${range[0]}` : `s ${range[0]}–${range[1]}`}` : "Select lines to comment"}
+            </h3>
             <label>
               Category
               <select value={category} onChange={(e) => setCategory(e.target.value as ReviewCategory)}>
@@ -162,9 +203,16 @@ function DocReview({
               Comment
               <textarea value={text} onChange={(e) => setText(e.target.value)} rows={4} required />
             </label>
-            <button type="submit" className="primary" disabled={!range || !text.trim() || busy}>
-              Add comment
-            </button>
+            <div className="row">
+              <button type="submit" className="primary" disabled={!range || !text.trim() || busy}>
+                {editing ? "Save changes" : "Add comment"}
+              </button>
+              {editing && (
+                <button type="button" className="secondary" onClick={stopEditing} disabled={busy}>
+                  Cancel
+                </button>
+              )}
+            </div>
             {error && (
               <p className="error" role="alert">
                 {error}
@@ -183,6 +231,16 @@ function DocReview({
                 </button>{" "}
                 <span className="chip">{REVIEW_CATEGORY_LABEL[c.category] ?? c.category}</span>
                 <p>{c.text}</p>
+                {canComment && (
+                  <span className="row small">
+                    <button type="button" className="link" onClick={() => edit(c)} aria-label={`Edit comment on lines ${c.lines[0]}–${c.lines[1]}`}>
+                      Edit
+                    </button>
+                    <button type="button" className="link" onClick={() => void remove(c)} aria-label={`Delete comment on lines ${c.lines[0]}–${c.lines[1]}`}>
+                      Delete
+                    </button>
+                  </span>
+                )}
               </li>
             ))}
           </ul>

@@ -118,7 +118,12 @@ export function SaveIndicator({ status }: { status: SaveStatus }) {
   const label = saveLabel(status);
   const kind = status.error ? "error" : status.pending ? (status.offline ? "offline" : "saving") : "saved";
   return (
-    <span className={`save save-${kind}`} aria-live="polite" data-testid="save-status">
+    <span
+      className={`save save-${kind}`}
+      aria-live="polite"
+      data-testid="save-status"
+      title={status.savedSeq ? `Saved up to event ${status.savedSeq} of the room's log` : undefined}
+    >
       {label}
     </span>
   );
@@ -154,11 +159,14 @@ export function ChatPanel({
   events,
   me,
   closed,
+  notepad = false,
 }: {
   stageId: number;
   events: StageMessage[];
   me: string;
   closed: boolean;
+  /** A solo stage: nobody else reads it, so it is named for what it is. */
+  notepad?: boolean;
 }) {
   const messages = events.filter((e) => e.type === "chat");
   const [text, setText] = useState("");
@@ -183,9 +191,10 @@ export function ChatPanel({
 
   return (
     <section className="panel chat" aria-labelledby="chat-title">
-      <h2 id="chat-title">Chat</h2>
+      <h2 id="chat-title">{notepad ? "Notepad" : "Chat"}</h2>
+      {notepad && <p className="muted small">Only you read this: the interviewer is scripted.</p>}
       <ol className="chat-list" ref={listRef} aria-live="polite">
-        {messages.length === 0 && <li className="muted small">No messages yet.</li>}
+        {messages.length === 0 && <li className="muted small">{notepad ? "No notes yet." : "No messages yet."}</li>}
         {messages.map((m) => (
           <li key={m.seq} className={m.actor === me ? "mine" : ""}>
             <span className="chat-meta">
@@ -204,11 +213,11 @@ export function ChatPanel({
             id={`chat-input-${stageId}`}
             value={text}
             onChange={(e) => setText(e.target.value)}
-            placeholder="Message…"
+            placeholder={notepad ? "A note to yourself…" : "Message…"}
             maxLength={4000}
           />
           <button type="submit" className="secondary small">
-            Send
+            {notepad ? "Add" : "Send"}
           </button>
         </form>
       )}
