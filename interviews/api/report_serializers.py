@@ -168,6 +168,54 @@ class ReportScorecardSerializer(serializers.Serializer):
     )
 
 
+class EvidenceSerializer(serializers.Serializer):
+    rule = serializers.CharField(help_text="Id of the rule, e.g. `coding.hidden-tests`.")
+    text = serializers.CharField()
+
+
+class AutoScoreSerializer(serializers.Serializer):
+    dimension = serializers.CharField()
+    level = serializers.IntegerField(
+        allow_null=True, help_text="1–4; null: not measured automatically."
+    )
+    comment = serializers.CharField(allow_blank=True, help_text="The rule that set the level.")
+    evidence = EvidenceSerializer(many=True)
+
+
+class PartOutcomeSerializer(serializers.Serializer):
+    part = serializers.IntegerField()
+    title = serializers.CharField()
+    hidden_tests = serializers.IntegerField()
+    best_passed = serializers.IntegerField()
+    accepted = serializers.BooleanField()
+    minutes_to_accept = serializers.FloatField(allow_null=True)
+    submits = serializers.IntegerField()
+    failed_submits = serializers.IntegerField()
+    ran_before_submit = serializers.BooleanField(allow_null=True)
+    timed_out = serializers.BooleanField()
+
+
+class QuestionOutcomeSerializer(serializers.Serializer):
+    label = serializers.CharField(help_text='"Q1", "Q2" … in the order of the stage.')
+    title = serializers.CharField()
+    parts = PartOutcomeSerializer(many=True)
+    parts_open = serializers.IntegerField()
+    parts_accepted = serializers.IntegerField()
+    summary = serializers.CharField(help_text='e.g. "Q1 3/3 parts", "Q2 unsolved".')
+
+
+class AutoScorecardSerializer(serializers.Serializer):
+    """`interviews.feedback.auto_scorecard`: fixed rules, each score with its evidence."""
+
+    source = serializers.ChoiceField(choices=["auto"])
+    stage = serializers.IntegerField()
+    kind = serializers.CharField()
+    summary = serializers.CharField(allow_blank=True)
+    scores = AutoScoreSerializer(many=True)
+    score = StageScoreSerializer()
+    questions = QuestionOutcomeSerializer(many=True, help_text="Coding stages: per question.")
+
+
 class ReportStageSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     position = serializers.IntegerField()
@@ -183,6 +231,14 @@ class ReportStageSerializer(serializers.Serializer):
     scorecard = ReportScorecardSerializer(allow_null=True)
     review = ReviewScoreSerializer(allow_null=True)
     deep_dive = DeepDiveFeedbackSerializer(allow_null=True)
+    auto_scorecard = AutoScorecardSerializer(
+        allow_null=True, help_text="The automatic scorecard of a finished stage."
+    )
+    counted = serializers.ChoiceField(
+        choices=["coach", "auto"],
+        allow_null=True,
+        help_text="Which scorecard counts in the loop's overall: the coach's wins.",
+    )
 
 
 class LoopOverallSerializer(serializers.Serializer):

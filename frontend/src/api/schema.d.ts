@@ -606,7 +606,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The candidate sees the scorecard once the stage is finished, without `private_notes`; the coach and admins see it all. */
+        /** @description The coach's scorecard (`source: coach`), or for a finished stage without one the automatic scorecard (`source: auto`, every score with its `evidence`). The candidate sees it once the stage is finished, without `private_notes`; the coach and admins see it all. */
         get: operations["v1_stages_scorecard_retrieve"];
         /**
          * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
@@ -750,6 +750,34 @@ export interface components {
             /** Format: date-time */
             readonly updated_at: string;
         };
+        AutoScore: {
+            dimension: string;
+            /** @description 1–4; null: not measured automatically. */
+            level: number | null;
+            /** @description The rule that set the level. */
+            comment: string;
+            evidence: components["schemas"]["Evidence"][];
+        };
+        /** @description `interviews.feedback.auto_scorecard`: fixed rules, each score with its evidence. */
+        AutoScorecard: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "auto";
+            stage: number;
+            kind: string;
+            summary: string;
+            scores: components["schemas"]["AutoScore"][];
+            score: components["schemas"]["StageScore"];
+            /** @description Coding stages: per question. */
+            questions: components["schemas"]["QuestionOutcome"][];
+        };
+        /**
+         * @description * `auto` - auto
+         * @enum {string}
+         */
+        AutoScorecardSourceEnum: "auto";
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
          *     must not be silently dropped).
@@ -906,7 +934,7 @@ export interface components {
              *     * `miss` - miss
              */
             status: components["schemas"]["CommentMatchStatusEnum"];
-            source: components["schemas"]["SourceEnum"];
+            source: components["schemas"]["SourceE6aEnum"];
             /** @description Lines shared with the flaw. */
             overlap: number;
         };
@@ -917,6 +945,12 @@ export interface components {
          * @enum {string}
          */
         CommentMatchStatusEnum: "hit" | "duplicate" | "miss";
+        /**
+         * @description * `coach` - coach
+         *     * `auto` - auto
+         * @enum {string}
+         */
+        CountedEnum: "coach" | "auto";
         DeepDiveFeedback: {
             stage: number;
             answers: components["schemas"]["AnswerFeedback"][];
@@ -957,6 +991,11 @@ export interface components {
             at: string;
             actor: string | null;
             private: boolean;
+        };
+        Evidence: {
+            /** @description Id of the rule, e.g. `coding.hidden-tests`. */
+            rule: string;
+            text: string;
         };
         Flaw: {
             category: components["schemas"]["CategoryEnum"];
@@ -1134,6 +1173,19 @@ export interface components {
             prompt?: string;
             readonly samples: components["schemas"]["SampleTest"][];
         };
+        PartOutcome: {
+            part: number;
+            title: string;
+            hidden_tests: number;
+            best_passed: number;
+            accepted: boolean;
+            /** Format: double */
+            minutes_to_accept: number | null;
+            submits: number;
+            failed_submits: number;
+            ran_before_submit: boolean | null;
+            timed_out: boolean;
+        };
         Progress: {
             stages: components["schemas"]["ProgressStage"][];
             by_kind: components["schemas"]["ProgressKind"][];
@@ -1301,6 +1353,16 @@ export interface components {
          */
         QuestionKindEnum: "coding" | "design" | "review" | "discussion";
         QuestionListItem: components["schemas"]["QuestionSummary"] | components["schemas"]["QuestionPublic"];
+        QuestionOutcome: {
+            /** @description "Q1", "Q2" … in the order of the stage. */
+            label: string;
+            title: string;
+            parts: components["schemas"]["PartOutcome"][];
+            parts_open: number;
+            parts_accepted: number;
+            /** @description e.g. "Q1 3/3 parts", "Q2 unsolved". */
+            summary: string;
+        };
         /** @description A published question as a candidate may see it. */
         QuestionPublic: {
             id: number;
@@ -1455,6 +1517,15 @@ export interface components {
             scorecard: components["schemas"]["ReportScorecard"] | null;
             review: components["schemas"]["ReviewScore"] | null;
             deep_dive: components["schemas"]["DeepDiveFeedback"] | null;
+            /** @description The automatic scorecard of a finished stage. */
+            auto_scorecard: components["schemas"]["AutoScorecard"] | null;
+            /**
+             * @description Which scorecard counts in the loop's overall: the coach's wins.
+             *
+             *     * `coach` - coach
+             *     * `auto` - auto
+             */
+            counted: (components["schemas"]["CountedEnum"] | components["schemas"]["NullEnum"]) | null;
         };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
@@ -1592,6 +1663,11 @@ export interface components {
             comment: string;
         };
         ScorecardCoach: {
+            /**
+             * @description A coach's scorecard. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            source: "coach";
             stage: number;
             readonly coach: string | null;
             readonly scores: components["schemas"]["Score"][];
@@ -1601,6 +1677,8 @@ export interface components {
             readonly updated_at: string;
             private_notes?: string;
         };
+        /** @enum {string} */
+        ScorecardCoachSourceEnum: "coach";
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
          *     must not be silently dropped).
@@ -1648,7 +1726,7 @@ export interface components {
          *     * `coach` - coach
          * @enum {string}
          */
-        SourceEnum: "auto" | "coach";
+        SourceE6aEnum: "auto" | "coach";
         Span: {
             /** @description Id of the rule that fired, e.g. `metrics.heading`. */
             rule: string;
@@ -1824,6 +1902,7 @@ export interface components {
             level: number | null;
             explanation: string;
         };
+        StageScorecard: components["schemas"]["ScorecardCoach"] | components["schemas"]["AutoScorecard"];
         /**
          * @description * `pending` - Pending
          *     * `live` - Live
@@ -2906,7 +2985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ScorecardCoach"];
+                    "application/json": components["schemas"]["StageScorecard"];
                 };
             };
         };
