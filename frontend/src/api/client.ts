@@ -41,6 +41,8 @@ export type ReviewCommentInput = S["ReviewCommentInputRequest"];
 export type ReviewCategory = S["CategoryEnum"];
 export type ReviewScore = S["ReviewScore"];
 export type Scorecard = S["ScorecardCoach"];
+export type StageScorecard = S["StageScorecard"];
+export type AutoScorecard = S["AutoScorecard"];
 export type ScorecardInput = S["ScorecardInputRequest"];
 export type Recommendation = S["RecommendationEnum"];
 export type Rubric = S["RubricOut"];
@@ -209,7 +211,7 @@ export const api = {
   reviewCommentCreate: (id: number, body: ReviewCommentInput) =>
     post<ReviewComment>(`/api/v1/stages/${id}/review-comments/`, body),
   reviewScore: (id: number) => get<ReviewScore>(`/api/v1/stages/${id}/review-score/`),
-  scorecard: (id: number) => get<Scorecard>(`/api/v1/stages/${id}/scorecard/`),
+  scorecard: (id: number) => get<StageScorecard>(`/api/v1/stages/${id}/scorecard/`),
   scorecardSave: (id: number, body: ScorecardInput) =>
     request<Scorecard>("PUT", `/api/v1/stages/${id}/scorecard/`, body),
   chat: (id: number, text: string) => post<{ seq: number }>(`/api/v1/stages/${id}/chat/`, { text }),
