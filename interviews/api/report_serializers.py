@@ -135,6 +135,45 @@ class DeepDiveFeedbackSerializer(serializers.Serializer):
     answers = AnswerFeedbackSerializer(many=True)
 
 
+# --- model answers -------------------------------------------------------------------------
+
+
+class StrongAnswerSerializer(serializers.Serializer):
+    follow_up = serializers.IntegerField(help_text="The follow-up's number (1-based).")
+    prompt = serializers.CharField()
+    notes = serializers.CharField(help_text="What a strong answer covers (the coach notes).")
+
+
+class ModelFlawSerializer(serializers.Serializer):
+    category = serializers.CharField()
+    lines = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    severity = serializers.CharField()
+    explanation = serializers.CharField()
+
+
+class ModelAnswerSerializer(serializers.Serializer):
+    question = serializers.IntegerField()
+    title = serializers.CharField()
+    kind = serializers.CharField()
+    strong_answers = StrongAnswerSerializer(many=True)
+    reference = serializers.DictField(
+        child=serializers.CharField(), help_text="Reference solution by language (coding)."
+    )
+    complexity = serializers.CharField(
+        allow_null=True, help_text="The reference's complexity, when the bank states it."
+    )
+    wrong_patterns = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Wrong approaches the hidden tests target, when the bank names them.",
+    )
+    flaws = ModelFlawSerializer(many=True, help_text="The design doc's planted flaws (review).")
+
+
+class ModelAnswersSerializer(serializers.Serializer):
+    stage = serializers.IntegerField()
+    questions = ModelAnswerSerializer(many=True)
+
+
 # --- loop report ---------------------------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from interviews import access
 from interviews.feedback.deep_dive import deep_dive_feedback
 from interviews.selectors.loops import loop_for
+from interviews.selectors.model_answers import model_answers_of
 from interviews.selectors.reports import (
     calibration_subject,
     candidate_progress,
@@ -29,6 +30,7 @@ from .report_serializers import (
     CalibrationSerializer,
     DeepDiveFeedbackSerializer,
     LoopReportSerializer,
+    ModelAnswersSerializer,
     ProgressSerializer,
     ReviewMatchInputSerializer,
 )
@@ -78,6 +80,21 @@ class StageDeepDiveFeedbackApi(PracticeApi):
         stage = stage_for(request.user, stage_id)
         access.access_deep_dive_feedback(request.user, stage)
         return Response(DeepDiveFeedbackSerializer(deep_dive_feedback(stage=stage)).data)
+
+
+class StageModelAnswersApi(PracticeApi):
+    @extend_schema(
+        responses={200: ModelAnswersSerializer},
+        description="What a strong answer covers (the follow-ups' coach notes), the "
+        "reference solution and the design doc's planted flaws, per question. The "
+        "candidate reads them once the stage is finished (409 before); the coach and "
+        "admins at any time; anyone else gets 404.",
+    )
+    def get(self, request: Request, stage_id: int) -> Response:
+        stage = stage_for(request.user, stage_id)
+        access.access_model_answers(request.user, stage)
+        body = {"stage": stage.pk, "questions": model_answers_of(stage)}
+        return Response(ModelAnswersSerializer(body).data)
 
 
 class LoopReportApi(PracticeApi):
@@ -143,6 +160,11 @@ urlpatterns = [
         "stages/<int:stage_id>/deep-dive-feedback/",
         StageDeepDiveFeedbackApi.as_view(),
         name="stage-deep-dive-feedback",
+    ),
+    path(
+        "stages/<int:stage_id>/model-answers/",
+        StageModelAnswersApi.as_view(),
+        name="stage-model-answers",
     ),
     path("loops/<int:loop_id>/report/", LoopReportApi.as_view(), name="loop-report"),
     path("me/progress/", MyProgressApi.as_view(), name="me-progress"),

@@ -43,6 +43,7 @@ export type ReviewScore = S["ReviewScore"];
 export type Scorecard = S["ScorecardCoach"];
 export type StageScorecard = S["StageScorecard"];
 export type AutoScorecard = S["AutoScorecard"];
+export type ModelAnswers = S["ModelAnswers"];
 export type ScorecardInput = S["ScorecardInputRequest"];
 export type Recommendation = S["RecommendationEnum"];
 export type Rubric = S["RubricOut"];
@@ -212,6 +213,7 @@ export const api = {
     post<ReviewComment>(`/api/v1/stages/${id}/review-comments/`, body),
   reviewScore: (id: number) => get<ReviewScore>(`/api/v1/stages/${id}/review-score/`),
   scorecard: (id: number) => get<StageScorecard>(`/api/v1/stages/${id}/scorecard/`),
+  modelAnswers: (id: number) => get<ModelAnswers>(`/api/v1/stages/${id}/model-answers/`),
   scorecardSave: (id: number, body: ScorecardInput) =>
     request<Scorecard>("PUT", `/api/v1/stages/${id}/scorecard/`, body),
   chat: (id: number, text: string) => post<{ seq: number }>(`/api/v1/stages/${id}/chat/`, { text }),

@@ -503,6 +503,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stages/{stage_id}/model-answers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What a strong answer covers (the follow-ups' coach notes), the reference solution and the design doc's planted flaws, per question. The candidate reads them once the stage is finished (409 before); the coach and admins at any time; anyone else gets 404. */
+        get: operations["v1_stages_model_answers_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stages/{stage_id}/notes/": {
         parameters: {
             query?: never;
@@ -1133,6 +1150,32 @@ export interface components {
          * @enum {string}
          */
         ModeEnum: "run" | "submit";
+        ModelAnswer: {
+            question: number;
+            title: string;
+            kind: string;
+            strong_answers: components["schemas"]["StrongAnswer"][];
+            /** @description Reference solution by language (coding). */
+            reference: {
+                [key: string]: string;
+            };
+            /** @description The reference's complexity, when the bank states it. */
+            complexity: string | null;
+            /** @description Wrong approaches the hidden tests target, when the bank names them. */
+            wrong_patterns: string[];
+            /** @description The design doc's planted flaws (review). */
+            flaws: components["schemas"]["ModelFlaw"][];
+        };
+        ModelAnswers: {
+            stage: number;
+            questions: components["schemas"]["ModelAnswer"][];
+        };
+        ModelFlaw: {
+            category: string;
+            lines: number[];
+            severity: string;
+            explanation: string;
+        };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
          *     must not be silently dropped).
@@ -1941,6 +1984,13 @@ export interface components {
             minutes: number;
             /** @description How many questions the stage asks (which ones is revealed when it starts). */
             readonly questions: number;
+        };
+        StrongAnswer: {
+            /** @description The follow-up's number (1-based). */
+            follow_up: number;
+            prompt: string;
+            /** @description What a strong answer covers (the coach notes). */
+            notes: string;
         };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
@@ -2806,6 +2856,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PushedFollowUp"];
+                };
+            };
+        };
+    };
+    v1_stages_model_answers_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelAnswers"];
                 };
             };
         };

@@ -5,6 +5,7 @@ import { RECOMMENDATION_LABEL } from "../lib/format";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
 import { AutoScorecardView } from "../reports/AutoScorecard";
+import { ModelAnswers } from "./ModelAnswers";
 
 function CoachScorecard({ card, levels }: { card: Scorecard; levels: Record<string, string[]> }) {
   return (
@@ -61,6 +62,11 @@ export function ScorecardView() {
       {card.error !== undefined && !notYet && <p className="error">{describeError(card.error)}</p>}
       {card.data?.source === "coach" && <CoachScorecard card={card.data} levels={levels} />}
       {card.data?.source === "auto" && <AutoScorecardView card={card.data} levels={levels} />}
+      {stage.data.status === "done" ? (
+        <ModelAnswers stageId={id} />
+      ) : (
+        <p className="small muted">Model answers are shown here once the stage is finished.</p>
+      )}
     </main>
   );
 }
