@@ -97,11 +97,19 @@ class RoiFigureSerializer(serializers.Serializer):
     per_year = serializers.FloatField(allow_null=True, help_text="Times a year; null: one-off.")
     stated_total = serializers.BooleanField()
     counted = serializers.BooleanField()
+    excluded = serializers.ChoiceField(
+        choices=["", "rate", "negated", "horizon_total"],
+        allow_blank=True,
+        help_text="Why it is left out: a rate, a negated claim, or the N-year total of a "
+        "yearly figure already counted; empty otherwise.",
+    )
     note = serializers.CharField(allow_blank=True)
 
 
 class RoiSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["adds_up", "does_not_add_up", "incomplete", "absent"])
+    status = serializers.ChoiceField(
+        choices=["adds_up", "does_not_add_up", "unsure", "incomplete", "absent"]
+    )
     cost_usd = serializers.FloatField(allow_null=True)
     benefit_usd = serializers.FloatField(allow_null=True)
     ratio = serializers.FloatField(allow_null=True)

@@ -847,6 +847,8 @@ export interface components {
             line: number;
             rule: string;
         };
+        /** @enum {unknown} */
+        BlankEnum: "";
         Calibration: {
             coach: components["schemas"]["CalibrationCoach"];
             scorecards: components["schemas"]["CalibrationCounts"];
@@ -1014,6 +1016,14 @@ export interface components {
             rule: string;
             text: string;
         };
+        /**
+         * @description * `` -
+         *     * `rate` - rate
+         *     * `negated` - negated
+         *     * `horizon_total` - horizon_total
+         * @enum {string}
+         */
+        ExcludedEnum: "rate" | "negated" | "horizon_total";
         Flaw: {
             category: components["schemas"]["CategoryEnum"];
             readonly lines: number[];
@@ -1657,6 +1667,15 @@ export interface components {
             per_year: number | null;
             stated_total: boolean;
             counted: boolean;
+            /**
+             * @description Why it is left out: a rate, a negated claim, or the N-year total of a yearly figure already counted; empty otherwise.
+             *
+             *     * `` -
+             *     * `rate` - rate
+             *     * `negated` - negated
+             *     * `horizon_total` - horizon_total
+             */
+            excluded: components["schemas"]["ExcludedEnum"] | components["schemas"]["BlankEnum"];
             note: string;
         };
         /**
@@ -1668,11 +1687,12 @@ export interface components {
         /**
          * @description * `adds_up` - adds_up
          *     * `does_not_add_up` - does_not_add_up
+         *     * `unsure` - unsure
          *     * `incomplete` - incomplete
          *     * `absent` - absent
          * @enum {string}
          */
-        RoiStatusEnum: "adds_up" | "does_not_add_up" | "incomplete" | "absent";
+        RoiStatusEnum: "adds_up" | "does_not_add_up" | "unsure" | "incomplete" | "absent";
         /**
          * @description * `coding` - coding
          *     * `design` - design
