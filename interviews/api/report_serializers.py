@@ -251,6 +251,15 @@ class QuestionOutcomeSerializer(serializers.Serializer):
     summary = serializers.CharField(help_text='e.g. "Q1 3/3 parts", "Q2 unsolved".')
 
 
+class KeyPointCoverageSerializer(serializers.Serializer):
+    point = serializers.CharField()
+    dimension = serializers.CharField()
+    source = serializers.CharField(help_text='"Q1", or "Q1 follow-up 2".')
+    covered = serializers.BooleanField()
+    sentence = serializers.CharField(allow_blank=True, help_text="The sentence that covered it.")
+    pattern = serializers.CharField(allow_blank=True)
+
+
 class AutoScorecardSerializer(serializers.Serializer):
     """`interviews.feedback.auto_scorecard`: fixed rules, each score with its evidence."""
 
@@ -261,6 +270,9 @@ class AutoScorecardSerializer(serializers.Serializer):
     scores = AutoScoreSerializer(many=True)
     score = StageScoreSerializer()
     questions = QuestionOutcomeSerializer(many=True, help_text="Coding stages: per question.")
+    key_points = KeyPointCoverageSerializer(
+        many=True, help_text="Discussion rounds: each key point, covered or not."
+    )
 
 
 class ReportStageSerializer(serializers.Serializer):

@@ -502,6 +502,85 @@ REVIEW_DIMENSIONS: tuple[tuple[str, str], ...] = (
 )
 
 
+# --- key points (screen, hiring-manager, design, deep dive, values) ------------------------
+
+
+@dataclass(frozen=True)
+class KeyPointFacts:
+    point: str
+    patterns: dict[str, list[str]]
+    dimension: str
+    source: str  # "Q1", "Q1 follow-up 2"
+
+
+class KeyPointCoverage(TypedDict):
+    point: str
+    dimension: str
+    source: str
+    covered: bool
+    sentence: str
+    pattern: str
+
+
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
+
+
+def sentences(text: str) -> list[str]:
+    """The text cut into sentences (English and Chinese end marks, and line breaks)."""
+    return [part.strip() for part in _SENTENCE_SPLIT.split(text) if part and part.strip()]
+
+
+def key_point_coverage(points: Sequence[KeyPointFacts], text: str) -> list[KeyPointCoverage]:
+    """Each key point is covered by the first sentence one of its patterns (English or
+    Chinese, case-insensitive) matches; that sentence is the evidence."""
+    cut = sentences(text)
+    result: list[KeyPointCoverage] = []
+    for point in points:
+        hit: tuple[str, str] | None = None
+        for pattern in [p for language in ("en", "zh") for p in point.patterns.get(language, [])]:
+            compiled = re.compile(pattern, re.IGNORECASE)
+            sentence = next((s for s in cut if compiled.search(s)), None)
+            if sentence is not None:
+                hit = (sentence, pattern)
+                break
+        result.append(
+            {
+                "point": point.point,
+                "dimension": point.dimension,
+                "source": point.source,
+                "covered": hit is not None,
+                "sentence": hit[0] if hit else "",
+                "pattern": hit[1] if hit else "",
+            }
+        )
+    return result
+
+
+def key_point_signals(coverage: Sequence[KeyPointCoverage]) -> dict[str, Signal]:
+    """One signal per dimension the key points name: the share of its points covered."""
+    by_dimension: dict[str, list[KeyPointCoverage]] = {}
+    for item in coverage:
+        by_dimension.setdefault(item["dimension"], []).append(item)
+    signals: dict[str, Signal] = {}
+    for dimension, items in by_dimension.items():
+        covered = sum(1 for item in items if item["covered"])
+        signals[dimension] = Signal(
+            dimension,
+            level_from_share(covered / len(items)),
+            _share_rule("key points covered", covered, len(items)),
+            [
+                _evidence(
+                    "key-point.covered" if item["covered"] else "key-point.not-covered",
+                    f'covered ({item["source"]}): {item["point"]} — "{item["sentence"]}"'
+                    if item["covered"]
+                    else f"not covered ({item['source']}): {item['point']}",
+                )
+                for item in items
+            ],
+        )
+    return signals
+
+
 # --- project deep dive ---------------------------------------------------------------------
 
 #: Rubric dimension name pattern → the deep-dive checklist parts (`feedback.deep_dive`) it
@@ -579,6 +658,7 @@ class AutoScorecard(TypedDict):
     scores: list[AutoScore]
     score: StageScore
     questions: list[QuestionOutcome]
+    key_points: list[KeyPointCoverage]
 
 
 NOT_MEASURED = (
@@ -658,6 +738,7 @@ def auto_scorecard(
     scores: list[AutoScore],
     summary: str,
     questions: list[QuestionOutcome] | None = None,
+    key_points: list[KeyPointCoverage] | None = None,
 ) -> AutoScorecard:
     """The card: its scores, the weighted overall of the scored ones (`stage_score`)."""
     return {
@@ -670,4 +751,5 @@ def auto_scorecard(
             scores=[s for s in scores if s["level"] is not None], dimensions=dimensions
         ),
         "questions": questions or [],
+        "key_points": key_points or [],
     }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Any
 
 from django.db.models import Count, Prefetch
 
@@ -17,18 +18,23 @@ from interviews.feedback.auto_scorecard import (
     CodingQuestionFacts,
     CommentFacts,
     FlawFacts,
+    KeyPointFacts,
     PartFacts,
+    Signal,
     SubmissionFacts,
     auto_scorecard,
     coding_signals,
     deep_dive_signal,
     dimension_signal,
+    key_point_coverage,
+    key_point_signals,
     review_signals,
     scores_for,
     signal_scores,
 )
 from interviews.feedback.deep_dive import deep_dive_feedback_for_stages
 from interviews.models import (
+    Answer,
     Dimension,
     ReviewComment,
     Rubric,
@@ -80,15 +86,42 @@ def _room(stage: Stage) -> str:
     return spec.room if spec is not None else "discussion"
 
 
-def _coding_facts(stages: Sequence[Stage]) -> dict[int, list[CodingQuestionFacts]]:
+class _StageLinks:
+    """The stages' questions in order and the follow-ups pushed into them, loaded once
+    for the coding and the discussion cards (two queries)."""
+
+    def __init__(self, stage_ids: Sequence[int]):
+        rows = list(
+            StageQuestion.objects.filter(stage_id__in=stage_ids)
+            .order_by("stage_id", "position")
+            .values_list(
+                "stage_id",
+                "question_id",
+                "question__slug",
+                "question__title",
+                "question__key_points",
+            )
+        )
+        self.links = [row[:4] for row in rows]
+        self.question_key_points: dict[int, list[dict]] = {row[1]: row[4] or [] for row in rows}
+        self.pushed = list(
+            StageFollowUp.objects.filter(stage_id__in=stage_ids).values_list(
+                "stage_id", "question_id", "follow_up_id", "unlocks_part"
+            )
+        )
+
+    def of(self, stage_ids: Sequence[int]) -> list[tuple[int, int, str, str]]:
+        wanted = set(stage_ids)
+        return [link for link in self.links if link[0] in wanted]
+
+
+def _coding_facts(
+    stages: Sequence[Stage], stage_links: _StageLinks
+) -> dict[int, list[CodingQuestionFacts]]:
     """Each coding stage's questions: open parts with their hidden-test counts and the
     judged submissions (never their code or test data)."""
     stage_ids = [stage.pk for stage in stages]
-    links = list(
-        StageQuestion.objects.filter(stage_id__in=stage_ids)
-        .order_by("stage_id", "position")
-        .values_list("stage_id", "question_id", "question__slug", "question__title")
-    )
+    links = stage_links.of(stage_ids)
     question_ids = {question_id for _, question_id, _, _ in links}
     structures = bank_cache.question_structures(question_ids)
     hidden_counts = dict(
@@ -110,10 +143,9 @@ def _coding_facts(stages: Sequence[Stage]) -> dict[int, list[CodingQuestionFacts
         for question_id, structure in structures.items()
     }
     pushed: dict[tuple[int, int], list[int]] = defaultdict(list)
-    for stage_id, question_id, unlocks_part in StageFollowUp.objects.filter(
-        stage_id__in=stage_ids, unlocks_part__isnull=False
-    ).values_list("stage_id", "question_id", "unlocks_part"):
-        pushed[(stage_id, question_id)].append(unlocks_part)
+    for stage_id, question_id, _, unlocks_part in stage_links.pushed:
+        if unlocks_part is not None:
+            pushed[(stage_id, question_id)].append(unlocks_part)
     submissions: dict[tuple[int, int], list[SubmissionFacts]] = defaultdict(list)
     for row in (
         Submission.objects.filter(stage_id__in=stage_ids)
@@ -244,28 +276,89 @@ def _review_cards(
     return cards
 
 
+def _answer_text(text: str, notes: Any) -> str:
+    """An answer's text and its design notes' text values, as one text to match."""
+    parts = [text or ""]
+    if isinstance(notes, dict):
+        parts += [str(value) for value in notes.values() if isinstance(value, str)]
+    return "\n".join(parts)
+
+
+def _key_points(
+    stages: Sequence[Stage], stage_links: _StageLinks
+) -> dict[int, list[KeyPointFacts]]:
+    """Each stage's key points: its questions' own and those of the follow-ups that were
+    asked in it (a follow-up never asked is not held against the candidate)."""
+    stage_ids = [stage.pk for stage in stages]
+    links = stage_links.of(stage_ids)
+    structures = bank_cache.question_structures({question_id for _, question_id, _, _ in links})
+    asked = {(stage_id, follow_up_id) for stage_id, _, follow_up_id, _ in stage_links.pushed}
+    points: dict[int, list[KeyPointFacts]] = defaultdict(list)
+    labels: dict[int, int] = defaultdict(int)
+    for stage_id, question_id, _, _ in links:
+        labels[stage_id] += 1
+        label = f"Q{labels[stage_id]}"
+        for item in stage_links.question_key_points.get(question_id, []):
+            points[stage_id].append(
+                KeyPointFacts(item["point"], item["patterns"], item["dimension"], label)
+            )
+        for follow_up in structures[question_id].follow_ups:
+            if (stage_id, follow_up.pk) not in asked:
+                continue
+            for item in follow_up.key_points:
+                points[stage_id].append(
+                    KeyPointFacts(
+                        item["point"],
+                        item["patterns"],
+                        item["dimension"],
+                        f"{label} follow-up {follow_up.position}",
+                    )
+                )
+    return points
+
+
 def _discussion_cards(
     stages: Sequence[Stage],
     rubrics: dict[int, Rubric | None],
     deep_dives: dict[int, dict],
+    stage_links: _StageLinks,
 ) -> dict[int, AutoScorecard]:
+    points = _key_points(stages, stage_links)
+    texts: dict[int, list[str]] = defaultdict(list)
+    with_points = [stage.pk for stage in stages if points.get(stage.pk)]
+    if with_points:
+        for stage_id, text, notes in Answer.objects.filter(stage_id__in=with_points).values_list(
+            "stage_id", "text", "notes"
+        ):
+            texts[stage_id].append(_answer_text(text, notes))
     cards: dict[int, AutoScorecard] = {}
     for stage in stages:
         rubric = rubrics.get(stage.pk)
         dimensions = list(rubric.dimensions.all()) if rubric else []
         feedback = deep_dives.get(stage.pk)
+        coverage = key_point_coverage(points.get(stage.pk, []), "\n".join(texts[stage.pk]))
+        by_point = key_point_signals(coverage)
 
-        def pick(name: str, feedback: dict | None = feedback):
+        def pick(
+            name: str, feedback: dict | None = feedback, by_point: dict = by_point
+        ) -> Signal | None:
+            if name in by_point:
+                return by_point[name]
             return deep_dive_signal(name, feedback) if feedback is not None else None
 
-        scores = scores_for(dimensions, pick)
+        scores = scores_for(dimensions, pick) if dimensions else signal_scores(by_point)
         measured = sum(1 for s in scores if s["level"] is not None)
+        covered = sum(1 for item in coverage if item["covered"])
+        summary = f"{measured} of {len(scores)} dimensions measured from your answers"
+        if coverage:
+            summary += f"; {covered} of {len(coverage)} key points covered"
         cards[stage.pk] = auto_scorecard(
             stage_id=stage.pk,
             kind=stage.kind,
             dimensions=dimensions,
             scores=scores,
-            summary=f"{measured} of {len(scores)} dimensions measured from your answers.",
+            summary=summary + ".",
+            key_points=coverage,
         )
     return cards
 
@@ -285,15 +378,16 @@ def auto_scorecards_for_stages(
     for stage in done:
         by_room[_room(stage)].append(stage)
     cards: dict[int, AutoScorecard] = {}
+    others = by_room["discussion"] + by_room["design"]
+    stage_links = _StageLinks([s.pk for s in by_room["coding"] + others])
     if by_room["coding"]:
-        facts = _coding_facts(by_room["coding"])
+        facts = _coding_facts(by_room["coding"], stage_links)
         for stage in by_room["coding"]:
             cards[stage.pk] = _coding_card(stage, rubrics.get(stage.pk), facts.get(stage.pk, []))
     if by_room["review"]:
         if reviews is None:
             reviews = review_scores_for_stages([s.pk for s in by_room["review"]])
         cards.update(_review_cards(by_room["review"], rubrics, reviews))
-    others = by_room["discussion"] + by_room["design"]
     if others:
         if deep_dives is None:
             deep_dives = deep_dive_feedback_for_stages(
@@ -303,7 +397,7 @@ def auto_scorecards_for_stages(
                     if (spec := stage_kind_get(s.kind)) and spec.deep_dive_feedback
                 ]
             )
-        cards.update(_discussion_cards(others, rubrics, deep_dives))
+        cards.update(_discussion_cards(others, rubrics, deep_dives, stage_links))
     return cards
 
 

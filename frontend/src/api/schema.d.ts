@@ -637,6 +637,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stages/{stage_id}/self-assessment/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The candidate's own levels against the stage's rubric (empty until they fill it in). Whoever may see the stage reads it. */
+        get: operations["v1_stages_self_assessment_retrieve"];
+        /** @description The candidate assesses themself once the stage is finished (409 before); dimensions are the rubric's. */
+        put: operations["v1_stages_self_assessment_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stages/{stage_id}/start/": {
         parameters: {
             query?: never;
@@ -789,6 +807,8 @@ export interface components {
             score: components["schemas"]["StageScore"];
             /** @description Coding stages: per question. */
             questions: components["schemas"]["QuestionOutcome"][];
+            /** @description Discussion rounds: each key point, covered or not. */
+            key_points: components["schemas"]["KeyPointCoverage"][];
         };
         /**
          * @description * `auto` - auto
@@ -1076,6 +1096,16 @@ export interface components {
          * @enum {string}
          */
         IoEnum: "stdio" | "function";
+        KeyPointCoverage: {
+            point: string;
+            dimension: string;
+            /** @description "Q1", or "Q1 follow-up 2". */
+            source: string;
+            covered: boolean;
+            /** @description The sentence that covered it. */
+            sentence: string;
+            pattern: string;
+        };
         /**
          * @description * `python` - Python
          *     * `javascript` - Javascript
@@ -1760,6 +1790,39 @@ export interface components {
          * @enum {string}
          */
         ScorecardStatusEnum: "scored" | "not_scored" | "waiting_for_stage_end";
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        SelfAssessmentInputRequest: {
+            scores: components["schemas"]["SelfScoreInputRequest"][];
+        };
+        SelfAssessmentOut: {
+            stage: number;
+            scores: components["schemas"]["SelfScoreInput"][];
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        SelfScoreInput: {
+            dimension: string;
+            level: number;
+            /** @default  */
+            comment: string;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        SelfScoreInputRequest: {
+            dimension: string;
+            level: number;
+            /** @default  */
+            comment: string;
+        };
         /**
          * @description * `low` - Low
          *     * `medium` - Medium
@@ -3102,6 +3165,52 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScorecardCoach"];
+                };
+            };
+        };
+    };
+    v1_stages_self_assessment_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAssessmentOut"];
+                };
+            };
+        };
+    };
+    v1_stages_self_assessment_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SelfAssessmentInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAssessmentOut"];
                 };
             };
         };

@@ -266,6 +266,20 @@ CASES = [
         owner_may_see=[REFERENCE, FOLLOW_UP_COACH_NOTES],
     ),
     Case(
+        "self-assessment-get",
+        "get",
+        stage_url("coding", "self-assessment/"),
+        (401, 404, 200, 404, 200, 200),
+    ),
+    Case(
+        "self-assessment-put",
+        "put",
+        stage_url("coding", "self-assessment/"),
+        (401, 404, 200, 404, 403, 403),
+        body=lambda w, role: {"scores": [{"dimension": "Communication", "level": 3}]},
+        prepare=lambda w: _set(w.coding, status="done"),
+    ),
+    Case(
         "loop-report",
         "get",
         lambda w: f"{API}/loops/{w.loop.pk}/report/",

@@ -259,3 +259,49 @@ def test_deep_dive_dimensions_level_by_checklist_rules_fired():
     assert ownership is not None and ownership.level == 1
     assert ownership.evidence[0]["rule"] == "ownership.missing"
     assert deep_dive_signal("Humility", feedback) is None
+
+
+# --- key points ----------------------------------------------------------------------------
+
+from interviews.feedback.auto_scorecard import (  # noqa: E402
+    KeyPointFacts,
+    key_point_coverage,
+    key_point_signals,
+    sentences,
+)
+
+PREFILL = KeyPointFacts(
+    "Prefill is compute-bound",
+    {"en": [r"prefill\b.*compute[- ]bound"], "zh": ["预填充.*计算"]},
+    "First-principles reasoning",
+    "Q1",
+)
+KV = KeyPointFacts(
+    "KV bytes per token", {"en": [r"kv.*per token"]}, "Quantitative estimation", "Q1 follow-up 2"
+)
+
+
+def test_sentences_split_on_english_and_chinese_marks():
+    assert sentences("One. Two!\n三。四？") == ["One.", "Two!", "三。", "四？"]
+
+
+def test_a_key_point_is_covered_by_the_sentence_its_pattern_matches():
+    text = "Decode reads the weights. Prefill is compute-bound because it batches the prompt."
+    (item,) = key_point_coverage([PREFILL], text)
+    assert item["covered"] and item["sentence"].startswith("Prefill is compute-bound")
+    (item,) = key_point_coverage([PREFILL], "Decode is memory-bound.")
+    assert not item["covered"] and item["sentence"] == ""
+
+
+def test_chinese_patterns_match_chinese_answers():
+    (item,) = key_point_coverage([PREFILL], "预填充阶段是计算密集的。")
+    assert item["covered"] and item["pattern"] == "预填充.*计算"
+
+
+def test_key_point_signals_level_each_dimension_by_its_share_covered():
+    coverage = key_point_coverage([PREFILL, KV], "Prefill is compute bound.")
+    signals = key_point_signals(coverage)
+    assert signals["First-principles reasoning"].level == 4
+    assert signals["Quantitative estimation"].level == 1
+    (line,) = signals["Quantitative estimation"].evidence
+    assert line["text"] == "not covered (Q1 follow-up 2): KV bytes per token"
