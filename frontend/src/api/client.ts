@@ -44,6 +44,8 @@ export type Scorecard = S["ScorecardCoach"];
 export type StageScorecard = S["StageScorecard"];
 export type AutoScorecard = S["AutoScorecard"];
 export type ModelAnswers = S["ModelAnswers"];
+export type SelfAssessment = S["SelfAssessmentOut"];
+export type SelfAssessmentInput = S["SelfAssessmentInputRequest"];
 export type ScorecardInput = S["ScorecardInputRequest"];
 export type Recommendation = S["RecommendationEnum"];
 export type Rubric = S["RubricOut"];
@@ -213,6 +215,9 @@ export const api = {
     post<ReviewComment>(`/api/v1/stages/${id}/review-comments/`, body),
   reviewScore: (id: number) => get<ReviewScore>(`/api/v1/stages/${id}/review-score/`),
   scorecard: (id: number) => get<StageScorecard>(`/api/v1/stages/${id}/scorecard/`),
+  selfAssessment: (id: number) => get<SelfAssessment>(`/api/v1/stages/${id}/self-assessment/`),
+  selfAssessmentSave: (id: number, body: SelfAssessmentInput) =>
+    request<SelfAssessment>("PUT", `/api/v1/stages/${id}/self-assessment/`, body),
   modelAnswers: (id: number) => get<ModelAnswers>(`/api/v1/stages/${id}/model-answers/`),
   scorecardSave: (id: number, body: ScorecardInput) =>
     request<Scorecard>("PUT", `/api/v1/stages/${id}/scorecard/`, body),

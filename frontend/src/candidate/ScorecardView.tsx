@@ -1,11 +1,14 @@
+import { useCallback, useState } from "react";
 import { Link, useParams } from "react-router";
 
 import { ApiError, api, describeError, type Scorecard } from "../api/client";
+import { useMe } from "../auth/session";
 import { RECOMMENDATION_LABEL } from "../lib/format";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
 import { AutoScorecardView } from "../reports/AutoScorecard";
 import { ModelAnswers } from "./ModelAnswers";
+import { SelfAssessmentForm } from "./SelfAssessmentForm";
 
 function CoachScorecard({ card, levels }: { card: Scorecard; levels: Record<string, string[]> }) {
   return (
@@ -44,6 +47,9 @@ export function ScorecardView() {
   const id = Number(stageId);
   const stage = useAsync(() => api.stage(id), [id]);
   const card = useAsync(() => api.scorecard(id), [id]);
+  const me = useMe();
+  const [selfLevels, setSelfLevels] = useState<Record<string, number>>({});
+  const onSelfSaved = useCallback((levels: Record<string, number>) => setSelfLevels(levels), []);
 
   if (stage.error !== undefined) return <Problem error={stage.error} />;
   if (!stage.data) return <main id="main" className="page"><p className="muted">Loading…</p></main>;
@@ -61,7 +67,10 @@ export function ScorecardView() {
       {notYet && <p className="notice">{card.error instanceof ApiError ? card.error.detail : ""}</p>}
       {card.error !== undefined && !notYet && <p className="error">{describeError(card.error)}</p>}
       {card.data?.source === "coach" && <CoachScorecard card={card.data} levels={levels} />}
-      {card.data?.source === "auto" && <AutoScorecardView card={card.data} levels={levels} />}
+      {card.data?.source === "auto" && <AutoScorecardView card={card.data} levels={levels} selfLevels={selfLevels} />}
+      {stage.data.status === "done" && me.role === "candidate" && stage.data.rubric && (
+        <SelfAssessmentForm stageId={id} rubric={stage.data.rubric} onSaved={onSelfSaved} />
+      )}
       {stage.data.status === "done" ? (
         <ModelAnswers stageId={id} />
       ) : (

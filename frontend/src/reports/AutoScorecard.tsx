@@ -12,7 +12,16 @@ export function LevelDots({ level }: { level: number }) {
   );
 }
 
-export function AutoScorecardView({ card, levels }: { card: AutoScorecard; levels?: Record<string, string[]> }) {
+export function AutoScorecardView({
+  card,
+  levels,
+  selfLevels,
+}: {
+  card: AutoScorecard;
+  levels?: Record<string, string[]>;
+  /** The candidate's own levels, shown beside the automatic ones. */
+  selfLevels?: Record<string, number>;
+}) {
   const pct = card.score.percent;
   return (
     <section className="auto-card" aria-label="Automatic scorecard" data-testid="auto-scorecard">
@@ -37,7 +46,10 @@ export function AutoScorecardView({ card, levels }: { card: AutoScorecard; level
             <li key={s.dimension} data-testid="auto-score">
               <div className="score-head">
                 <strong>{s.dimension}</strong>
-                {s.level ? <LevelDots level={s.level} /> : <span className="muted small">not measured</span>}
+                <span className="auto-levels">
+                  {s.level ? <LevelDots level={s.level} /> : <span className="muted small">not measured</span>}
+                  {selfLevels?.[s.dimension] && <span className="small muted">you: {selfLevels[s.dimension]}/4</span>}
+                </span>
               </div>
               {descriptor && <p className="small muted">{descriptor}</p>}
               <p className="small">{s.comment}</p>
@@ -57,6 +69,21 @@ export function AutoScorecardView({ card, levels }: { card: AutoScorecard; level
           );
         })}
       </ul>
+      {card.key_points.length > 0 && (
+        <details className="key-points" open>
+          <summary>
+            Key points: {card.key_points.filter((k) => k.covered).length} of {card.key_points.length} covered
+          </summary>
+          <ul className="checklist">
+            {card.key_points.map((k, i) => (
+              <li key={i} className={k.covered ? "covered" : "missing"}>
+                <span aria-hidden="true">{k.covered ? "✓" : "✗"}</span> {k.point} <span className="small muted">({k.source} · {k.dimension})</span>
+                {k.covered && <p className="small quote">“{k.sentence}”</p>}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       <p className="small muted">{card.score.explanation}</p>
     </section>
   );
