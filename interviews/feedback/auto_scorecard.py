@@ -522,7 +522,9 @@ class KeyPointCoverage(TypedDict):
     pattern: str
 
 
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
+#: English marks end a sentence before whitespace (so "0.33 MB" stays whole); Chinese
+#: marks end one wherever they are.
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])\s*|\n+")
 
 
 def sentences(text: str) -> list[str]:

@@ -209,7 +209,7 @@ def _coding_card(
     correctness = signals["correctness"]
     summary = "; ".join(o["summary"] for o in outcomes) or "No questions."
     if correctness.level is not None:
-        summary += f". {correctness.rule.split(' → ')[0]}."
+        summary += f". {correctness.rule.split(' → ')[0].capitalize()}."
     return auto_scorecard(
         stage_id=stage.pk,
         kind=stage.kind,
@@ -271,7 +271,8 @@ def _review_cards(
             )
             if dimensions
             else signal_scores(signals),
-            summary=f"{finds.rule.split(' → ')[0]}; {len(comments[stage.pk])} comment(s).",
+            summary=f"{finds.rule.split(' → ')[0].capitalize()}; "
+            f"{len(comments[stage.pk])} comment(s).",
         )
     return cards
 

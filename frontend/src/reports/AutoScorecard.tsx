@@ -16,8 +16,11 @@ export function AutoScorecardView({
   card,
   levels,
   selfLevels,
+  evidenceOpen = true,
 }: {
   card: AutoScorecard;
+  /** Evidence lists start open (the stage's feedback page) or closed (the loop report). */
+  evidenceOpen?: boolean;
   levels?: Record<string, string[]>;
   /** The candidate's own levels, shown beside the automatic ones. */
   selfLevels?: Record<string, number>;
@@ -54,7 +57,7 @@ export function AutoScorecardView({
               {descriptor && <p className="small muted">{descriptor}</p>}
               <p className="small">{s.comment}</p>
               {s.evidence.length > 0 && (
-                <details open={s.evidence.length <= 4}>
+                <details open={evidenceOpen}>
                   <summary className="small">Evidence ({s.evidence.length})</summary>
                   <ul className="evidence small">
                     {s.evidence.map((e, i) => (

@@ -163,10 +163,10 @@ function StageReport({ stage, coachView }: { stage: ReportStage; coachView: bool
         (card ? (
           <details className="report-block">
             <summary className="small">Automatic scorecard (the coach's scorecard counts)</summary>
-            <AutoScorecardView card={auto} />
+            <AutoScorecardView card={auto} evidenceOpen={false} />
           </details>
         ) : (
-          <AutoScorecardView card={auto} />
+          <AutoScorecardView card={auto} evidenceOpen={false} />
         ))}
       {stage.review && <ReviewSummary review={stage.review} />}
       {stage.deep_dive && <DeepDiveSummary feedback={stage.deep_dive} />}

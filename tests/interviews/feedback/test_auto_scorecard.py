@@ -283,6 +283,10 @@ KV = KeyPointFacts(
 
 def test_sentences_split_on_english_and_chinese_marks():
     assert sentences("One. Two!\n三。四？") == ["One.", "Two!", "三。", "四？"]
+    assert sentences("It is about 0.33 MB per token. Next.") == [
+        "It is about 0.33 MB per token.",
+        "Next.",
+    ]
 
 
 def test_a_key_point_is_covered_by_the_sentence_its_pattern_matches():
