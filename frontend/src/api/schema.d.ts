@@ -1425,6 +1425,8 @@ export interface components {
             follow_ups?: unknown;
             /** @description Bank-file `review` block. */
             review?: unknown;
+            /** @description Bank-file `key_points` (discussion and design questions; follow-ups carry their own in `follow_ups`). */
+            key_points?: unknown;
             rubric?: string;
         };
         /**

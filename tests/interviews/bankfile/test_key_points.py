@@ -23,7 +23,7 @@ POINT = {
 
 def with_points() -> dict:
     question = data.discussion_question()
-    question["key_points"] = [POINT]
+    question["key_points"] = [copy.deepcopy(POINT)]
     question["follow_ups"][0]["key_points"] = [
         {"point": "Names another lab", "patterns": {"en": ["other lab"]}, "dimension": "Fit"}
     ]
@@ -75,3 +75,17 @@ def test_key_point_rules(mutate, path, message):
     assert any(line.startswith(f"k.yaml: why-here.{path}: {message}") for line in messages(exc)), (
         messages(exc)
     )
+
+
+def test_the_admin_question_dict_carries_key_points_and_a_put_back_keeps_them(world, as_user):
+    question = with_points()
+    bank_import({"questions": [copy.deepcopy(question)]}, verify=False)
+    row = m.Question.objects.filter(slug="why-here").latest("version")
+    admin = as_user(world.admin)
+    got = admin.get(f"/api/v1/questions/{row.pk}/").json()
+    assert got["key_points"] == [POINT]
+    got["title"] = "Why here, really?"
+    assert admin.put(f"/api/v1/questions/{row.pk}/", got, format="json").status_code == 200
+    latest = m.Question.objects.filter(slug="why-here").latest("version")
+    assert latest.title == "Why here, really?" and latest.key_points == [POINT]
+    assert latest.follow_ups.get().key_points == question["follow_ups"][0]["key_points"]
