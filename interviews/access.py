@@ -137,3 +137,14 @@ def access_scorecard(user: AnyUser | None, stage: Stage) -> Literal["coach", "ca
             "The scorecard is shown once the stage is finished.", code="stage_not_finished"
         )
     return "candidate"
+
+
+def access_model_answers(user: AnyUser | None, stage: Stage) -> Stage:
+    """What a strong answer covers, the reference solution and the flaw key: the coach
+    and admins at any time; the candidate only once the stage is done, never before."""
+    access_stage(user, stage)
+    if not (can_act_as_coach(user, stage) or stage.status == Stage.Status.DONE):
+        raise StateConflict(
+            "Model answers are shown once the stage is finished.", code="stage_not_finished"
+        )
+    return stage

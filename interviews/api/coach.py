@@ -3,14 +3,16 @@ notes and the scorecard."""
 
 from django.urls import path
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from interviews import access
 from interviews.models import FollowUp, Scorecard
-from interviews.selectors.stages import coach_queue, scorecard_of, stage_claim_target_for, stage_for
+from interviews.selectors.scorecards import stage_scorecard
+from interviews.selectors.stages import coach_queue, stage_claim_target_for, stage_for
+from interviews.services.errors import NotFound
 from interviews.services.follow_ups import stage_push_follow_up
 from interviews.services.notes import coach_note_create
 from interviews.services.scorecards import scorecard_save
@@ -31,6 +33,7 @@ from .practice_serializers import (
     ScorecardCoachSerializer,
     StageSummarySerializer,
 )
+from .report_serializers import AutoScorecardSerializer
 
 
 class CoachQueueApi(PracticeApi):
@@ -134,15 +137,28 @@ class ScorecardInputSerializer(StrictSerializer):
 
 class StageScorecardApi(PracticeApi):
     @extend_schema(
-        responses={200: ScorecardCoachSerializer},
-        description="The candidate sees the scorecard once the stage is finished, without "
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="StageScorecard",
+                serializers={"coach": ScorecardCoachSerializer, "auto": AutoScorecardSerializer},
+                resource_type_field_name="source",
+            )
+        },
+        description="The coach's scorecard (`source: coach`), or for a finished stage "
+        "without one the automatic scorecard (`source: auto`, every score with its "
+        "`evidence`). The candidate sees it once the stage is finished, without "
         "`private_notes`; the coach and admins see it all.",
     )
     def get(self, request: Request, stage_id: int) -> Response:
         stage = stage_for(request.user, stage_id)
         view = access.access_scorecard(request.user, stage)
+        card = stage_scorecard(stage)
+        if card is None:
+            raise NotFound("This stage has no scorecard yet.")
+        if isinstance(card, dict):
+            return Response(AutoScorecardSerializer(card).data)
         serializer = ScorecardCoachSerializer if view == "coach" else ScorecardCandidateSerializer
-        return Response(serializer(scorecard_of(stage)).data)
+        return Response(serializer(card).data)
 
     @extend_schema(request=ScorecardInputSerializer, responses={200: ScorecardCoachSerializer})
     def put(self, request: Request, stage_id: int) -> Response:

@@ -452,10 +452,15 @@ class ScoreSerializer(serializers.Serializer):
 class ScorecardCandidateSerializer(serializers.ModelSerializer):
     coach = UsernameField()
     scores = ScoreSerializer(many=True, read_only=True)
+    source = serializers.SerializerMethodField(help_text="A coach's scorecard.")
 
     class Meta:
         model = Scorecard
-        fields = ["stage", "coach", "scores", "summary", "recommendation", "updated_at"]
+        fields = ["source", "stage", "coach", "scores", "summary", "recommendation", "updated_at"]
+
+    @extend_schema_field(serializers.ChoiceField(choices=["coach"]))
+    def get_source(self, scorecard: Scorecard) -> str:
+        return "coach"
 
 
 class ScorecardCoachSerializer(ScorecardCandidateSerializer):

@@ -108,6 +108,11 @@ class QuestionAdminSerializer(serializers.Serializer):
     coding = serializers.JSONField(required=False, help_text="Bank-file `coding` block.")
     follow_ups = serializers.JSONField(required=False, help_text="Bank-file `follow_ups`.")
     review = serializers.JSONField(required=False, help_text="Bank-file `review` block.")
+    key_points = serializers.JSONField(
+        required=False,
+        help_text="Bank-file `key_points` (discussion and design questions; follow-ups "
+        "carry their own in `follow_ups`).",
+    )
     rubric = serializers.CharField(required=False)
 
     def to_representation(self, question: Question) -> dict[str, Any]:

@@ -97,11 +97,19 @@ class RoiFigureSerializer(serializers.Serializer):
     per_year = serializers.FloatField(allow_null=True, help_text="Times a year; null: one-off.")
     stated_total = serializers.BooleanField()
     counted = serializers.BooleanField()
+    excluded = serializers.ChoiceField(
+        choices=["", "rate", "negated", "horizon_total"],
+        allow_blank=True,
+        help_text="Why it is left out: a rate, a negated claim, or the N-year total of a "
+        "yearly figure already counted; empty otherwise.",
+    )
     note = serializers.CharField(allow_blank=True)
 
 
 class RoiSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["adds_up", "does_not_add_up", "incomplete", "absent"])
+    status = serializers.ChoiceField(
+        choices=["adds_up", "does_not_add_up", "unsure", "incomplete", "absent"]
+    )
     cost_usd = serializers.FloatField(allow_null=True)
     benefit_usd = serializers.FloatField(allow_null=True)
     ratio = serializers.FloatField(allow_null=True)
@@ -133,6 +141,45 @@ class AnswerFeedbackSerializer(serializers.Serializer):
 class DeepDiveFeedbackSerializer(serializers.Serializer):
     stage = serializers.IntegerField()
     answers = AnswerFeedbackSerializer(many=True)
+
+
+# --- model answers -------------------------------------------------------------------------
+
+
+class StrongAnswerSerializer(serializers.Serializer):
+    follow_up = serializers.IntegerField(help_text="The follow-up's number (1-based).")
+    prompt = serializers.CharField()
+    notes = serializers.CharField(help_text="What a strong answer covers (the coach notes).")
+
+
+class ModelFlawSerializer(serializers.Serializer):
+    category = serializers.CharField()
+    lines = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+    severity = serializers.CharField()
+    explanation = serializers.CharField()
+
+
+class ModelAnswerSerializer(serializers.Serializer):
+    question = serializers.IntegerField()
+    title = serializers.CharField()
+    kind = serializers.CharField()
+    strong_answers = StrongAnswerSerializer(many=True)
+    reference = serializers.DictField(
+        child=serializers.CharField(), help_text="Reference solution by language (coding)."
+    )
+    complexity = serializers.CharField(
+        allow_null=True, help_text="The reference's complexity, when the bank states it."
+    )
+    wrong_patterns = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Wrong approaches the hidden tests target, when the bank names them.",
+    )
+    flaws = ModelFlawSerializer(many=True, help_text="The design doc's planted flaws (review).")
+
+
+class ModelAnswersSerializer(serializers.Serializer):
+    stage = serializers.IntegerField()
+    questions = ModelAnswerSerializer(many=True)
 
 
 # --- loop report ---------------------------------------------------------------------------
@@ -168,6 +215,66 @@ class ReportScorecardSerializer(serializers.Serializer):
     )
 
 
+class EvidenceSerializer(serializers.Serializer):
+    rule = serializers.CharField(help_text="Id of the rule, e.g. `coding.hidden-tests`.")
+    text = serializers.CharField()
+
+
+class AutoScoreSerializer(serializers.Serializer):
+    dimension = serializers.CharField()
+    level = serializers.IntegerField(
+        allow_null=True, help_text="1–4; null: not measured automatically."
+    )
+    comment = serializers.CharField(allow_blank=True, help_text="The rule that set the level.")
+    evidence = EvidenceSerializer(many=True)
+
+
+class PartOutcomeSerializer(serializers.Serializer):
+    part = serializers.IntegerField()
+    title = serializers.CharField()
+    hidden_tests = serializers.IntegerField()
+    best_passed = serializers.IntegerField()
+    accepted = serializers.BooleanField()
+    minutes_to_accept = serializers.FloatField(allow_null=True)
+    submits = serializers.IntegerField()
+    failed_submits = serializers.IntegerField()
+    ran_before_submit = serializers.BooleanField(allow_null=True)
+    timed_out = serializers.BooleanField()
+
+
+class QuestionOutcomeSerializer(serializers.Serializer):
+    label = serializers.CharField(help_text='"Q1", "Q2" … in the order of the stage.')
+    title = serializers.CharField()
+    parts = PartOutcomeSerializer(many=True)
+    parts_open = serializers.IntegerField()
+    parts_accepted = serializers.IntegerField()
+    summary = serializers.CharField(help_text='e.g. "Q1 3/3 parts", "Q2 unsolved".')
+
+
+class KeyPointCoverageSerializer(serializers.Serializer):
+    point = serializers.CharField()
+    dimension = serializers.CharField()
+    source = serializers.CharField(help_text='"Q1", or "Q1 follow-up 2".')
+    covered = serializers.BooleanField()
+    sentence = serializers.CharField(allow_blank=True, help_text="The sentence that covered it.")
+    pattern = serializers.CharField(allow_blank=True)
+
+
+class AutoScorecardSerializer(serializers.Serializer):
+    """`interviews.feedback.auto_scorecard`: fixed rules, each score with its evidence."""
+
+    source = serializers.ChoiceField(choices=["auto"])
+    stage = serializers.IntegerField()
+    kind = serializers.CharField()
+    summary = serializers.CharField(allow_blank=True)
+    scores = AutoScoreSerializer(many=True)
+    score = StageScoreSerializer()
+    questions = QuestionOutcomeSerializer(many=True, help_text="Coding stages: per question.")
+    key_points = KeyPointCoverageSerializer(
+        many=True, help_text="Discussion rounds: each key point, covered or not."
+    )
+
+
 class ReportStageSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     position = serializers.IntegerField()
@@ -183,6 +290,14 @@ class ReportStageSerializer(serializers.Serializer):
     scorecard = ReportScorecardSerializer(allow_null=True)
     review = ReviewScoreSerializer(allow_null=True)
     deep_dive = DeepDiveFeedbackSerializer(allow_null=True)
+    auto_scorecard = AutoScorecardSerializer(
+        allow_null=True, help_text="The automatic scorecard of a finished stage."
+    )
+    counted = serializers.ChoiceField(
+        choices=["coach", "auto"],
+        allow_null=True,
+        help_text="Which scorecard counts in the loop's overall: the coach's wins.",
+    )
 
 
 class LoopOverallSerializer(serializers.Serializer):

@@ -9,7 +9,9 @@ from rest_framework.response import Response
 
 from interviews import access
 from interviews.feedback.deep_dive import deep_dive_feedback
+from interviews.models import SelfAssessment
 from interviews.selectors.loops import loop_for
+from interviews.selectors.model_answers import model_answers_of
 from interviews.selectors.reports import (
     calibration_subject,
     candidate_progress,
@@ -22,13 +24,15 @@ from interviews.services.reviews import (
     review_match_override_set,
     review_score,
 )
+from interviews.services.self_assessments import self_assessment_save
 
-from .base import PracticeApi
+from .base import PracticeApi, StrictCharField, StrictIntegerField, StrictSerializer
 from .practice_serializers import ReviewScoreSerializer
 from .report_serializers import (
     CalibrationSerializer,
     DeepDiveFeedbackSerializer,
     LoopReportSerializer,
+    ModelAnswersSerializer,
     ProgressSerializer,
     ReviewMatchInputSerializer,
 )
@@ -78,6 +82,66 @@ class StageDeepDiveFeedbackApi(PracticeApi):
         stage = stage_for(request.user, stage_id)
         access.access_deep_dive_feedback(request.user, stage)
         return Response(DeepDiveFeedbackSerializer(deep_dive_feedback(stage=stage)).data)
+
+
+class StageModelAnswersApi(PracticeApi):
+    @extend_schema(
+        responses={200: ModelAnswersSerializer},
+        description="What a strong answer covers (the follow-ups' coach notes), the "
+        "reference solution and the design doc's planted flaws, per question. The "
+        "candidate reads them once the stage is finished (409 before); the coach and "
+        "admins at any time; anyone else gets 404.",
+    )
+    def get(self, request: Request, stage_id: int) -> Response:
+        stage = stage_for(request.user, stage_id)
+        access.access_model_answers(request.user, stage)
+        body = {"stage": stage.pk, "questions": model_answers_of(stage)}
+        return Response(ModelAnswersSerializer(body).data)
+
+
+class SelfScoreInputSerializer(StrictSerializer):
+    dimension = StrictCharField(max_length=120)
+    level = StrictIntegerField(min_value=1, max_value=4)
+    comment = StrictCharField(required=False, allow_blank=True, default="", max_length=5_000)
+
+
+class SelfAssessmentInputSerializer(StrictSerializer):
+    scores = SelfScoreInputSerializer(many=True, allow_empty=True)
+
+
+class SelfAssessmentOutSerializer(serializers.Serializer):
+    stage = serializers.IntegerField(source="stage_id")
+    scores = SelfScoreInputSerializer(many=True)
+    updated_at = serializers.DateTimeField(allow_null=True)
+
+
+class StageSelfAssessmentApi(PracticeApi):
+    @extend_schema(
+        responses={200: SelfAssessmentOutSerializer},
+        description="The candidate's own levels against the stage's rubric (empty until "
+        "they fill it in). Whoever may see the stage reads it.",
+    )
+    def get(self, request: Request, stage_id: int) -> Response:
+        stage = stage_for(request.user, stage_id)
+        assessment = SelfAssessment.objects.filter(stage=stage).first() or SelfAssessment(
+            stage=stage, scores=[], updated_at=None
+        )
+        return Response(SelfAssessmentOutSerializer(assessment).data)
+
+    @extend_schema(
+        request=SelfAssessmentInputSerializer,
+        responses={200: SelfAssessmentOutSerializer},
+        description="The candidate assesses themself once the stage is finished (409 "
+        "before); dimensions are the rubric's.",
+    )
+    def put(self, request: Request, stage_id: int) -> Response:
+        stage = stage_for(request.user, stage_id)
+        serializer = SelfAssessmentInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        assessment = self_assessment_save(
+            stage=stage, candidate=request.user, scores=serializer.validated_data["scores"]
+        )
+        return Response(SelfAssessmentOutSerializer(assessment).data)
 
 
 class LoopReportApi(PracticeApi):
@@ -143,6 +207,16 @@ urlpatterns = [
         "stages/<int:stage_id>/deep-dive-feedback/",
         StageDeepDiveFeedbackApi.as_view(),
         name="stage-deep-dive-feedback",
+    ),
+    path(
+        "stages/<int:stage_id>/model-answers/",
+        StageModelAnswersApi.as_view(),
+        name="stage-model-answers",
+    ),
+    path(
+        "stages/<int:stage_id>/self-assessment/",
+        StageSelfAssessmentApi.as_view(),
+        name="stage-self-assessment",
     ),
     path("loops/<int:loop_id>/report/", LoopReportApi.as_view(), name="loop-report"),
     path("me/progress/", MyProgressApi.as_view(), name="me-progress"),

@@ -50,6 +50,7 @@ QUESTION_FIELDS = (
     "prompt",
     "coding",
     "follow_ups",
+    "key_points",
     "review",
     "rubric",
 )
@@ -67,7 +68,17 @@ CODING_FIELDS = (
 )
 PART_FIELDS = ("title", "prompt", "samples", "hidden")
 TEST_FIELDS = ("input", "output")
-FOLLOW_UP_FIELDS = ("prompt", "unlocks_part", "trigger", "after_minutes", "coach_notes")
+FOLLOW_UP_FIELDS = (
+    "prompt",
+    "unlocks_part",
+    "trigger",
+    "after_minutes",
+    "coach_notes",
+    "key_points",
+)
+KEY_POINT_FIELDS = ("point", "patterns", "dimension")
+#: Languages a key point's patterns may be written for (English and Chinese).
+KEY_POINT_LANGUAGES = ("en", "zh")
 REVIEW_FIELDS = ("document", "flaws")
 FLAW_FIELDS = ("category", "lines", "severity", "explanation")
 RUBRIC_FIELDS = ("slug", "title", "dimensions")
@@ -366,6 +377,9 @@ class _Validator:
             unlocked.setdefault(part, i)
         if follow_ups:
             spec["follow_ups"] = follow_ups
+        key_points = self.key_points(scope, obj, "")
+        if key_points:
+            spec["key_points"] = key_points
 
         if kind == QuestionKind.REVIEW:
             if scope.get(obj, "review") is _MISSING:
@@ -566,7 +580,46 @@ class _Validator:
         notes = scope.string(obj, "coach_notes", path)
         if notes:
             spec["coach_notes"] = notes
+        key_points = self.key_points(scope, obj, path)
+        if key_points:
+            spec["key_points"] = key_points
         return spec
+
+    def key_points(self, scope: _Scope, obj: dict, path: str) -> list[dict]:
+        """`key_points: [{point, patterns: {en: [...], zh: [...]}, dimension}]`; each
+        pattern a regular expression (matched case-insensitively), at least one per point."""
+        where = _key(path, "key_points")
+        points: list[dict] = []
+        for i, raw in enumerate(scope.items(obj, "key_points", path)):
+            item_path = _index(where, i)
+            item = scope.mapping(raw, item_path, KEY_POINT_FIELDS, required=KEY_POINT_FIELDS)
+            if item is None:
+                continue
+            point = scope.string(item, "point", item_path, blank=False, max_length=300)
+            dimension = scope.string(item, "dimension", item_path, blank=False, max_length=120)
+            patterns_path = _key(item_path, "patterns")
+            raw_patterns = scope.mapping(
+                scope.get(item, "patterns"), patterns_path, KEY_POINT_LANGUAGES
+            )
+            patterns: dict[str, list[str]] = {}
+            for language in KEY_POINT_LANGUAGES:
+                if raw_patterns is None:
+                    break
+                found = scope.strings(raw_patterns, language, patterns_path)
+                for j, pattern in enumerate(found):
+                    try:
+                        re.compile(pattern)
+                    except re.error as exc:
+                        scope.error(
+                            _index(_key(patterns_path, language), j),
+                            f"not a regular expression: {exc}",
+                        )
+                if found:
+                    patterns[language] = found
+            if raw_patterns is not None and not patterns:
+                scope.error(patterns_path, "needs at least one pattern (en or zh)")
+            points.append({"point": point, "patterns": patterns, "dimension": dimension})
+        return points
 
     def review(self, scope: _Scope, raw: Any, path: str, *, draft: bool) -> dict | None:
         obj = scope.mapping(raw, path, REVIEW_FIELDS, required=("document",))

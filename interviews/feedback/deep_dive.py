@@ -713,6 +713,38 @@ _BENEFIT = re.compile(BENEFIT_CUES, re.IGNORECASE)
 _COST = re.compile(COST_CUES, re.IGNORECASE)
 _TOTAL = re.compile(TOTAL_CUE, re.IGNORECASE)
 
+#: A money figure followed by "per GPU-hour", "/token", "an hour" … is a price or a rate,
+#: not an amount: it is never added (per year, month … are periods: see `_PERIOD_AFTER`).
+RATE_AFTER = (
+    r"^\s*(?:/\s*|\s*\bper\s+|\s+an?\s+|\s+each\s+)(?:1k\s+|1m\s+|million\s+|thousand\s+)?"
+    r"(?:gpu[- ]?(?:hours?|hrs?|h)\b|gpus?\b|hours?\b|hrs?\b|h\b|tokens?\b|requests?\b"
+    r"|quer(?:y|ies)\b|calls?\b|users?\b|seats?\b|units?\b|engineers?\b|gb\b|tb\b"
+    r"|nodes?\b|instances?\b|machines?\b|servers?\b|inferences?\b)"
+)
+#: A negation just before a figure ("does not cover $20M", "never returned $5M", "less
+#: than $1M"): the figure is not claimed, so it is not counted on either side.
+NEGATION_BEFORE = (
+    r"(?:\b(?:not|never|no|nor|without|short of|far from|less than|fails? to|failed to)\b"
+    r"|n't\b)[^.;\n$]{0,30}$"
+)
+#: A one-off figure followed by "over 3 years" (in, across, within, for) is an N-year total.
+HORIZON_TOTAL_AFTER = (
+    r"^\s*(?:in total\s+|total\s+)?(?:over|across|in|within|for)\s+(?:the\s+(?:next|first)\s+)?"
+    r"(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten)\s+years?\b"
+)
+#: The answer itself says the project does not pay back.
+SAYS_IT_DOES_NOT_PAY = (
+    r"\b(?:does|did|do|would|will|could)\s*(?:not|n't)\s+(?:fully\s+)?(?:cover|pay (?:for|back|off)"
+    r"|add up|break even|return|justify|recoup|make up)"
+    r"|\bnot worth\b|\bnever paid (?:back|off)\b|\bfalls? short\b|\bdoesn't pay\b"
+)
+#: A yearly figure times the horizon and a stated N-year total agree within this share.
+TOTAL_TOLERANCE = 0.1
+_RATE_AFTER = re.compile(RATE_AFTER, re.IGNORECASE)
+_NEGATION_BEFORE = re.compile(NEGATION_BEFORE, re.IGNORECASE)
+_HORIZON_TOTAL_AFTER = re.compile(HORIZON_TOTAL_AFTER, re.IGNORECASE)
+_SAYS_IT_DOES_NOT_PAY = re.compile(SAYS_IT_DOES_NOT_PAY, re.IGNORECASE)
+
 
 class RoiFigure(TypedDict):
     text: str
@@ -727,11 +759,12 @@ class RoiFigure(TypedDict):
     per_year: float | None
     stated_total: bool
     counted: bool
+    excluded: Literal["", "rate", "negated", "horizon_total"]
     note: str
 
 
 class Roi(TypedDict):
-    status: Literal["adds_up", "does_not_add_up", "incomplete", "absent"]
+    status: Literal["adds_up", "does_not_add_up", "unsure", "incomplete", "absent"]
     cost_usd: float | None
     benefit_usd: float | None
     ratio: float | None
@@ -864,7 +897,17 @@ def roi(text: str, found: list[Quantity] | None = None) -> Roi:
       amount and period on the same side is counted once;
     - a figure introduced as a total ("total", "overall", "=") replaces the sum of that
       side (the largest such total is used);
-    - it adds up when total benefit ≥ total cost.
+    - rates are not amounts: a money figure followed by "per GPU-hour", "/token", "an
+      hour" … (`RATE_AFTER`) is never added;
+    - negated figures are not claims: one just after "not", "never", "n't", "less than" …
+      in its clause (`NEGATION_BEFORE`: "does not cover $20M") is counted on no side;
+    - totals are not added to their parts: a one-off figure followed by "over N years"
+      (`HORIZON_TOTAL_AFTER`) beside a yearly figure of the same side is that figure's
+      total; it is left out, and if the two disagree by more than `TOTAL_TOLERANCE` the
+      check is unsure;
+    - it adds up when total benefit ≥ total cost — unless the answer itself says it does
+      not pay back (`SAYS_IT_DOES_NOT_PAY`) or the figures disagree: then it is *unsure*
+      and says why instead of adding.
     """
     found = quantities(text) if found is None else found
     candidates = [
@@ -885,7 +928,9 @@ def roi(text: str, found: list[Quantity] | None = None) -> Roi:
                 f'Figures read from the section "{heading}" (line {_line_of(text, start)})'
             )
     figures: list[RoiFigure] = []
-    for q, (side, cue, rule) in zip(candidates, _classify(text, candidates), strict=True):
+    horizon_totals: dict[int, float] = {}
+    classified = _classify(text, candidates)
+    for index, (q, (side, cue, rule)) in enumerate(zip(candidates, classified, strict=True)):
         if q["kind"] == "money":
             amount = q["value"]
         else:
@@ -901,6 +946,25 @@ def roi(text: str, found: list[Quantity] | None = None) -> Roi:
             )
         if per_year:
             note = (note + "; " if note else "") + f'recurs ("{period_text}")'
+        excluded = ""
+        tail = text[q["end"] : q["end"] + 40]
+        lead = text[max(left, candidates[index - 1]["end"] if index else 0) : q["start"]]
+        rate = _RATE_AFTER.match(tail) if q["kind"] == "money" and not per_year else None
+        negation = _NEGATION_BEFORE.search(lead)
+        total_years = _HORIZON_TOTAL_AFTER.match(tail) if not per_year else None
+        if rate:
+            excluded = "rate"
+            note = (note + "; " if note else "") + (
+                f'a rate ("{q["text"]}{rate.group(0)}"), not an amount: not added'
+            )
+        elif negation:
+            excluded = "negated"
+            note = (note + "; " if note else "") + (
+                f'negated ("{negation.group(0).strip()}"): not claimed, not counted'
+            )
+        elif total_years:
+            raw = total_years.group("n").lower()
+            horizon_totals[len(figures)] = float(_WORD_NUMBERS.get(raw, raw))
         figures.append(
             {
                 "text": q["text"],
@@ -915,9 +979,41 @@ def roi(text: str, found: list[Quantity] | None = None) -> Roi:
                 "per_year": per_year,
                 "stated_total": stated_total,
                 "counted": False,
+                "excluded": excluded,  # type: ignore[typeddict-item]
                 "note": note,
             }
         )
+
+    # An N-year total beside a yearly figure of the same side is that figure again.
+    unsure: list[str] = []
+    for index, total_years in horizon_totals.items():
+        total = figures[index]
+        recurring_figures = [f for f in figures if f["per_year"] and not f["excluded"]]
+
+        def over_years(group: list[RoiFigure], n: float = total_years) -> float:
+            return sum(f["amount_usd"] * (f["per_year"] or 0) for f in group) * n
+
+        def agrees(amount: float, total_usd: float = total["amount_usd"]) -> bool:
+            return abs(amount - total_usd) <= TOTAL_TOLERANCE * max(amount, total_usd)
+
+        yearly = [f for f in recurring_figures if f["side"] == total["side"]]
+        if total["side"] == "unclassified" or not yearly:
+            # Its own cue may mislead ("… GPU spend, $4.5M over three years"): a yearly
+            # figure it is exactly the total of, whatever that one's side, claims it.
+            yearly = [f for f in recurring_figures if agrees(over_years([f]))][:1]
+        if not yearly:
+            continue
+        total["excluded"] = "horizon_total"
+        total["note"] = (total["note"] + "; " if total["note"] else "") + (
+            f"the {total_years:g}-year total of "
+            + ", ".join(f'"{f["text"]}"' for f in yearly)
+            + ": not added again"
+        )
+        if not agrees(over_years(yearly)):
+            unsure.append(
+                f'"{total["text"]}" over {total_years:g} years does not match the yearly '
+                f"figures ({usd(over_years(yearly))} over {total_years:g} years)"
+            )
 
     if not figures:
         return {
@@ -933,7 +1029,9 @@ def roi(text: str, found: list[Quantity] | None = None) -> Roi:
             "it returned, in dollars or engineer-years, with a time period.",
         }
 
-    recurring = any(f["per_year"] for f in figures if f["side"] != "unclassified")
+    recurring = any(
+        f["per_year"] for f in figures if f["side"] != "unclassified" and not f["excluded"]
+    )
     horizon_assumed = recurring and horizon is None
     years = horizon if horizon is not None else float(DEFAULT_HORIZON_YEARS)
     if recurring:
@@ -960,7 +1058,7 @@ def roi(text: str, found: list[Quantity] | None = None) -> Roi:
 
     totals: dict[str, float | None] = {}
     for side in ("cost", "benefit"):
-        on_side = [f for f in figures if f["side"] == side]
+        on_side = [f for f in figures if f["side"] == side and not f["excluded"]]
         money = [f for f in on_side if f["kind"] == "money"]
         used = money or on_side
         seen: set[tuple[float, float | None]] = set()
@@ -1008,12 +1106,22 @@ def roi(text: str, found: list[Quantity] | None = None) -> Roi:
             )
 
     cost, benefit = totals["cost"], totals["benefit"]
-    unclassified = [f for f in figures if f["side"] == "unclassified"]
+    unclassified = [f for f in figures if f["side"] == "unclassified" and not f["excluded"]]
     if unclassified:
         arithmetic.append(
             "Not counted (no cost or benefit word in their sentence): "
             + ", ".join(f'"{f["text"]}"' for f in unclassified)
         )
+    for reason, label in (
+        ("rate", "rates, not amounts"),
+        ("negated", "negated: the answer does not claim them"),
+        ("horizon_total", "totals of yearly figures already counted"),
+    ):
+        left_out = [f for f in figures if f["excluded"] == reason]
+        if left_out:
+            arithmetic.append(
+                f"Not counted ({label}): " + ", ".join(f'"{f["text"]}"' for f in left_out)
+            )
     if cost is None or benefit is None:
         missing = "benefit" if cost is not None else "cost"
         if cost is None and benefit is None:
@@ -1032,12 +1140,33 @@ def roi(text: str, found: list[Quantity] | None = None) -> Roi:
         }
     ratio = round(benefit / cost, 2) if cost else None
     adds_up = benefit >= cost
+    scope = text[section[0] : section[1]] if section is not None else text
+    says_no = _SAYS_IT_DOES_NOT_PAY.search(scope)
+    if adds_up and says_no:
+        unsure.append(
+            f'the answer says it does not pay back ("{says_no.group(0)}") but the figures '
+            "read give more benefit than cost"
+        )
     comparison = (
         f"Benefit {usd(benefit)} {'≥' if adds_up else '<'} cost {usd(cost)}"
         + (f": ratio {ratio:g}" if ratio is not None else "")
         + (f", net {usd(benefit - cost)}" if cost else "")
     )
     arithmetic.append(comparison)
+    if unsure:
+        return {
+            "status": "unsure",
+            "cost_usd": cost,
+            "benefit_usd": benefit,
+            "ratio": ratio,
+            "horizon_years": years if recurring else horizon,
+            "horizon_assumed": horizon_assumed,
+            "figures": figures,
+            "arithmetic": arithmetic,
+            "verdict": "Unsure, so not added up: " + "; ".join(unsure) + ". Say which "
+            "figures are yearly, which are totals and which are rates, and state the "
+            "comparison yourself.",
+        }
     if adds_up:
         verdict = f"It adds up: {usd(benefit)} returned for {usd(cost)} spent."
     else:

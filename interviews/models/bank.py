@@ -105,6 +105,9 @@ class Question(models.Model):
 
     # Review questions only: the design doc whose lines comments anchor to.
     document = models.TextField(blank=True)
+    # What a good answer covers, for the automatic scorecard of discussion rounds:
+    # [{point, patterns: {en: [regex…], zh: [regex…]}, dimension}].
+    key_points = models.JSONField(default=list, blank=True)
 
     # A coding question may only be published once its reference passed every hidden test.
     verified_at = models.DateTimeField(null=True, blank=True)
@@ -188,6 +191,7 @@ class FollowUp(models.Model):
     trigger = models.CharField(max_length=16, choices=Trigger.choices, default=Trigger.MANUAL)
     after_minutes = models.PositiveIntegerField(null=True, blank=True)
     coach_notes = models.TextField(blank=True)
+    key_points = models.JSONField(default=list, blank=True, help_text="As Question.key_points.")
 
     class Meta:
         ordering = ["question", "position"]

@@ -307,6 +307,18 @@ class CoachNote(models.Model):
         return f"note on stage {self.stage_id}"
 
 
+class SelfAssessment(models.Model):
+    """The candidate's own levels against the stage's rubric, filled in after the stage and
+    shown beside the automatic scorecard."""
+
+    stage = models.OneToOneField(Stage, on_delete=models.CASCADE, related_name="self_assessment")
+    scores = models.JSONField(default=list, help_text="[{dimension, level 1-4, comment}]")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"self-assessment of stage {self.stage_id}"
+
+
 class Scorecard(models.Model):
     class Recommendation(models.TextChoices):
         STRONG_NO = "strong_no"
@@ -336,6 +348,7 @@ __all__ = [
     "Loop",
     "ReviewComment",
     "Scorecard",
+    "SelfAssessment",
     "Stage",
     "StageEvent",
     "StageFollowUp",

@@ -206,9 +206,13 @@ def question_to_dict(question: Question) -> dict[str, Any]:
             item["after_minutes"] = follow_up.after_minutes
         if follow_up.coach_notes:
             item["coach_notes"] = follow_up.coach_notes
+        if follow_up.key_points:
+            item["key_points"] = list(follow_up.key_points)
         follow_ups.append(item)
     if follow_ups:
         spec["follow_ups"] = follow_ups
+    if question.key_points:
+        spec["key_points"] = list(question.key_points)
     if question.kind == QuestionKind.REVIEW:
         spec["review"] = {
             "document": question.document,

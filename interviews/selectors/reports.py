@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from interviews.feedback.deep_dive import deep_dive_feedback_for_stages
@@ -24,7 +23,7 @@ from interviews.feedback.scoring import (
     loop_recommendation,
     stage_score,
 )
-from interviews.models import Dimension, Loop, Rubric, Scorecard, Stage, StageQuestion
+from interviews.models import Loop, Rubric, Scorecard, Stage
 from interviews.selectors.access import (
     can_act_as_coach,
     can_see_private,
@@ -32,42 +31,13 @@ from interviews.selectors.access import (
     is_admin,
     is_coach_or_admin,
 )
+from interviews.selectors.scorecards import auto_scorecards_for_stages, stage_rubrics
 from interviews.services.errors import NotAllowed, NotFound
 from interviews.services.reviews import review_scores_for_stages
 from interviews.stage_kinds import stage_kind_get
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
-
-
-def stage_rubrics(stages: Sequence[Stage]) -> dict[int, Rubric | None]:
-    """Each stage's rubric — its own, else its first question's (as
-    `selectors.stage_rubric`) — with dimensions in position order, in two queries."""
-    rubric_ids: dict[int, int | None] = {stage.pk: stage.rubric_id for stage in stages}
-    without = [stage.pk for stage in stages if not stage.rubric_id]
-    if without:
-        first: dict[int, int | None] = {}
-        links = (
-            StageQuestion.objects.filter(stage_id__in=without)
-            .order_by("stage_id", "position")
-            .values_list("stage_id", "question__rubric_id")
-        )
-        for stage_id, rubric_id in links:
-            first.setdefault(stage_id, rubric_id)
-        rubric_ids.update(first)
-    wanted = {rubric_id for rubric_id in rubric_ids.values() if rubric_id}
-    rubrics: dict[int, Rubric] = {}
-    if wanted:
-        rubrics = {
-            rubric.pk: rubric
-            for rubric in Rubric.objects.filter(pk__in=wanted).prefetch_related(
-                Prefetch("dimensions", queryset=Dimension.objects.order_by("position"))
-            )
-        }
-    return {
-        stage_id: rubrics.get(rubric_id) if rubric_id else None
-        for stage_id, rubric_id in rubric_ids.items()
-    }
 
 
 def _scorecards(stage_ids: Sequence[int]) -> dict[int, Scorecard]:
@@ -101,6 +71,7 @@ def _stage_report(
     scorecard: Scorecard | None,
     review: dict | None,
     deep_dive: dict | None,
+    auto: dict | None = None,
 ) -> dict[str, Any]:
     coach_view = can_act_as_coach(viewer, stage)
     report: dict[str, Any] = {
@@ -116,6 +87,8 @@ def _stage_report(
         "scorecard": None,
         "review": None,
         "deep_dive": None,
+        "auto_scorecard": None,
+        "counted": None,
     }
     # The candidate reads a scorecard once the stage is finished, as on the stage endpoint.
     if scorecard is not None:
@@ -138,7 +111,22 @@ def _stage_report(
         report["review"] = review
     if deep_dive is not None and (coach_view or stage.status == Stage.Status.DONE):
         report["deep_dive"] = deep_dive
+    # The automatic card exists only for a finished stage; the coach's, when shown, wins.
+    if auto is not None and stage.status == Stage.Status.DONE:
+        report["auto_scorecard"] = auto
+    if report["scorecard"] is not None:
+        report["counted"] = "coach"
+    elif report["auto_scorecard"] is not None:
+        report["counted"] = "auto"
     return report
+
+
+def _counted_overall(report: dict[str, Any]) -> float | None:
+    if report["counted"] == "coach":
+        return report["scorecard"]["score"]["overall"]
+    if report["counted"] == "auto":
+        return report["auto_scorecard"]["score"]["overall"]
+    return None
 
 
 def loop_report(*, loop: Loop, viewer: AbstractBaseUser) -> dict[str, Any]:
@@ -146,13 +134,15 @@ def loop_report(*, loop: Loop, viewer: AbstractBaseUser) -> dict[str, Any]:
     as `selectors.loops_visible_to` prefetches them — a coach sees only their own), each
     with its scorecard and weighted score, review score and deep-dive feedback where the
     viewer may see them; private notes only for the stage's coach and admins; the loop's
-    overall and recommendation over the scorecards shown."""
+    overall (each stage counted by the coach's scorecard, else by its automatic one) and
+    recommendation over the coaches' scorecards shown."""
     stages: list[Stage] = list(loop.visible_stages)
     stage_ids = [stage.pk for stage in stages]
     rubrics = stage_rubrics(stages)
     scorecards = _scorecards(stage_ids)
     reviews = review_scores_for_stages(stage_ids)
     deep_dives = deep_dive_feedback_for_stages(_deep_dive_stage_ids(stages))
+    autos = auto_scorecards_for_stages(stages, rubrics, reviews=reviews, deep_dives=deep_dives)
     stage_reports = [
         _stage_report(
             stage,
@@ -161,6 +151,7 @@ def loop_report(*, loop: Loop, viewer: AbstractBaseUser) -> dict[str, Any]:
             scorecard=scorecards.get(stage.pk),
             review=reviews.get(stage.pk),
             deep_dive=deep_dives.get(stage.pk),
+            auto=autos.get(stage.pk),
         )
         for stage in stages
     ]
@@ -174,7 +165,7 @@ def loop_report(*, loop: Loop, viewer: AbstractBaseUser) -> dict[str, Any]:
         "created_at": loop.created_at,
         "generated_at": timezone.now(),
         "stages": stage_reports,
-        "overall": loop_overall([card["score"]["overall"] if card else None for card in shown]),
+        "overall": loop_overall([_counted_overall(report) for report in stage_reports]),
         "recommendation": loop_recommendation([card["recommendation"] for card in shown if card]),
     }
 

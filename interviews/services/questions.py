@@ -87,6 +87,7 @@ def _question_fill(question: Question, spec: dict, *, fingerprint: str) -> None:
     question.starter = coding.get("starter", {})
     question.reference = coding.get("reference", {})
     question.document = (spec.get("review") or {}).get("document", "")
+    question.key_points = spec.get("key_points", [])
     question.fingerprint = fingerprint
     question.verified_at = None
     question.verification = {}
@@ -123,6 +124,7 @@ def _question_children_create(question: Question, spec: dict) -> None:
             trigger=item["trigger"],
             after_minutes=item.get("after_minutes"),
             coach_notes=item.get("coach_notes", ""),
+            key_points=item.get("key_points", []),
         )
         for number, item in enumerate(spec.get("follow_ups", []), start=1)
     )

@@ -42,6 +42,11 @@ export type ReviewCommentInput = S["ReviewCommentInputRequest"];
 export type ReviewCategory = S["CategoryEnum"];
 export type ReviewScore = S["ReviewScore"];
 export type Scorecard = S["ScorecardCoach"];
+export type StageScorecard = S["StageScorecard"];
+export type AutoScorecard = S["AutoScorecard"];
+export type ModelAnswers = S["ModelAnswers"];
+export type SelfAssessment = S["SelfAssessmentOut"];
+export type SelfAssessmentInput = S["SelfAssessmentInputRequest"];
 export type ScorecardInput = S["ScorecardInputRequest"];
 export type Recommendation = S["RecommendationEnum"];
 export type Rubric = S["RubricOut"];
@@ -216,7 +221,11 @@ export const api = {
   reviewCommentDelete: (id: number, commentId: number) =>
     request<void>("DELETE", `/api/v1/stages/${id}/review-comments/${commentId}/`),
   reviewScore: (id: number) => get<ReviewScore>(`/api/v1/stages/${id}/review-score/`),
-  scorecard: (id: number) => get<Scorecard>(`/api/v1/stages/${id}/scorecard/`),
+  scorecard: (id: number) => get<StageScorecard>(`/api/v1/stages/${id}/scorecard/`),
+  selfAssessment: (id: number) => get<SelfAssessment>(`/api/v1/stages/${id}/self-assessment/`),
+  selfAssessmentSave: (id: number, body: SelfAssessmentInput) =>
+    request<SelfAssessment>("PUT", `/api/v1/stages/${id}/self-assessment/`, body),
+  modelAnswers: (id: number) => get<ModelAnswers>(`/api/v1/stages/${id}/model-answers/`),
   scorecardSave: (id: number, body: ScorecardInput) =>
     request<Scorecard>("PUT", `/api/v1/stages/${id}/scorecard/`, body),
   nextFollowUp: (id: number, question: number | null = null) =>

@@ -528,6 +528,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stages/{stage_id}/model-answers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description What a strong answer covers (the follow-ups' coach notes), the reference solution and the design doc's planted flaws, per question. The candidate reads them once the stage is finished (409 before); the coach and admins at any time; anyone else gets 404. */
+        get: operations["v1_stages_model_answers_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stages/{stage_id}/next-follow-up/": {
         parameters: {
             query?: never;
@@ -670,13 +687,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The candidate sees the scorecard once the stage is finished, without `private_notes`; the coach and admins see it all. */
+        /** @description The coach's scorecard (`source: coach`), or for a finished stage without one the automatic scorecard (`source: auto`, every score with its `evidence`). The candidate sees it once the stage is finished, without `private_notes`; the coach and admins see it all. */
         get: operations["v1_stages_scorecard_retrieve"];
         /**
          * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
          *     become responses in the one exception handler (errors.py).
          */
         put: operations["v1_stages_scorecard_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stages/{stage_id}/self-assessment/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The candidate's own levels against the stage's rubric (empty until they fill it in). Whoever may see the stage reads it. */
+        get: operations["v1_stages_self_assessment_retrieve"];
+        /** @description The candidate assesses themself once the stage is finished (409 before); dimensions are the rubric's. */
+        put: operations["v1_stages_self_assessment_update"];
         post?: never;
         delete?: never;
         options?: never;
@@ -814,6 +849,36 @@ export interface components {
             /** Format: date-time */
             readonly updated_at: string;
         };
+        AutoScore: {
+            dimension: string;
+            /** @description 1–4; null: not measured automatically. */
+            level: number | null;
+            /** @description The rule that set the level. */
+            comment: string;
+            evidence: components["schemas"]["Evidence"][];
+        };
+        /** @description `interviews.feedback.auto_scorecard`: fixed rules, each score with its evidence. */
+        AutoScorecard: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            source: "auto";
+            stage: number;
+            kind: string;
+            summary: string;
+            scores: components["schemas"]["AutoScore"][];
+            score: components["schemas"]["StageScore"];
+            /** @description Coding stages: per question. */
+            questions: components["schemas"]["QuestionOutcome"][];
+            /** @description Discussion rounds: each key point, covered or not. */
+            key_points: components["schemas"]["KeyPointCoverage"][];
+        };
+        /**
+         * @description * `auto` - auto
+         * @enum {string}
+         */
+        AutoScorecardSourceEnum: "auto";
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
          *     must not be silently dropped).
@@ -866,6 +931,8 @@ export interface components {
             line: number;
             rule: string;
         };
+        /** @enum {unknown} */
+        BlankEnum: "";
         Calibration: {
             coach: components["schemas"]["CalibrationCoach"];
             scorecards: components["schemas"]["CalibrationCounts"];
@@ -970,7 +1037,7 @@ export interface components {
              *     * `miss` - miss
              */
             status: components["schemas"]["CommentMatchStatusEnum"];
-            source: components["schemas"]["SourceEnum"];
+            source: components["schemas"]["SourceE6aEnum"];
             /** @description Lines shared with the flaw. */
             overlap: number;
         };
@@ -981,6 +1048,12 @@ export interface components {
          * @enum {string}
          */
         CommentMatchStatusEnum: "hit" | "duplicate" | "miss";
+        /**
+         * @description * `coach` - coach
+         *     * `auto` - auto
+         * @enum {string}
+         */
+        CountedEnum: "coach" | "auto";
         DeepDiveFeedback: {
             stage: number;
             answers: components["schemas"]["AnswerFeedback"][];
@@ -1022,6 +1095,19 @@ export interface components {
             actor: string | null;
             private: boolean;
         };
+        Evidence: {
+            /** @description Id of the rule, e.g. `coding.hidden-tests`. */
+            rule: string;
+            text: string;
+        };
+        /**
+         * @description * `` -
+         *     * `rate` - rate
+         *     * `negated` - negated
+         *     * `horizon_total` - horizon_total
+         * @enum {string}
+         */
+        ExcludedEnum: "rate" | "negated" | "horizon_total";
         FinishPreview: {
             unsubmitted: components["schemas"]["Unsubmitted"][];
         };
@@ -1077,6 +1163,16 @@ export interface components {
          * @enum {string}
          */
         IoEnum: "stdio" | "function";
+        KeyPointCoverage: {
+            point: string;
+            dimension: string;
+            /** @description "Q1", or "Q1 follow-up 2". */
+            source: string;
+            covered: boolean;
+            /** @description The sentence that covered it. */
+            sentence: string;
+            pattern: string;
+        };
         /**
          * @description * `python` - Python
          *     * `javascript` - Javascript
@@ -1161,6 +1257,32 @@ export interface components {
          * @enum {string}
          */
         ModeEnum: "run" | "submit";
+        ModelAnswer: {
+            question: number;
+            title: string;
+            kind: string;
+            strong_answers: components["schemas"]["StrongAnswer"][];
+            /** @description Reference solution by language (coding). */
+            reference: {
+                [key: string]: string;
+            };
+            /** @description The reference's complexity, when the bank states it. */
+            complexity: string | null;
+            /** @description Wrong approaches the hidden tests target, when the bank names them. */
+            wrong_patterns: string[];
+            /** @description The design doc's planted flaws (review). */
+            flaws: components["schemas"]["ModelFlaw"][];
+        };
+        ModelAnswers: {
+            stage: number;
+            questions: components["schemas"]["ModelAnswer"][];
+        };
+        ModelFlaw: {
+            category: string;
+            lines: number[];
+            severity: string;
+            explanation: string;
+        };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
          *     must not be silently dropped).
@@ -1207,6 +1329,19 @@ export interface components {
             title: string;
             prompt?: string;
             readonly samples: components["schemas"]["SampleTest"][];
+        };
+        PartOutcome: {
+            part: number;
+            title: string;
+            hidden_tests: number;
+            best_passed: number;
+            accepted: boolean;
+            /** Format: double */
+            minutes_to_accept: number | null;
+            submits: number;
+            failed_submits: number;
+            ran_before_submit: boolean | null;
+            timed_out: boolean;
         };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
@@ -1373,6 +1508,8 @@ export interface components {
             follow_ups?: unknown;
             /** @description Bank-file `review` block. */
             review?: unknown;
+            /** @description Bank-file `key_points` (discussion and design questions; follow-ups carry their own in `follow_ups`). */
+            key_points?: unknown;
             rubric?: string;
         };
         /**
@@ -1384,6 +1521,16 @@ export interface components {
          */
         QuestionKindEnum: "coding" | "design" | "review" | "discussion";
         QuestionListItem: components["schemas"]["QuestionSummary"] | components["schemas"]["QuestionPublic"];
+        QuestionOutcome: {
+            /** @description "Q1", "Q2" … in the order of the stage. */
+            label: string;
+            title: string;
+            parts: components["schemas"]["PartOutcome"][];
+            parts_open: number;
+            parts_accepted: number;
+            /** @description e.g. "Q1 3/3 parts", "Q2 unsolved". */
+            summary: string;
+        };
         /** @description A published question as a candidate may see it. */
         QuestionPublic: {
             id: number;
@@ -1538,6 +1685,15 @@ export interface components {
             scorecard: components["schemas"]["ReportScorecard"] | null;
             review: components["schemas"]["ReviewScore"] | null;
             deep_dive: components["schemas"]["DeepDiveFeedback"] | null;
+            /** @description The automatic scorecard of a finished stage. */
+            auto_scorecard: components["schemas"]["AutoScorecard"] | null;
+            /**
+             * @description Which scorecard counts in the loop's overall: the coach's wins.
+             *
+             *     * `coach` - coach
+             *     * `auto` - auto
+             */
+            counted: (components["schemas"]["CountedEnum"] | components["schemas"]["NullEnum"]) | null;
         };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
@@ -1626,6 +1782,15 @@ export interface components {
             per_year: number | null;
             stated_total: boolean;
             counted: boolean;
+            /**
+             * @description Why it is left out: a rate, a negated claim, or the N-year total of a yearly figure already counted; empty otherwise.
+             *
+             *     * `` -
+             *     * `rate` - rate
+             *     * `negated` - negated
+             *     * `horizon_total` - horizon_total
+             */
+            excluded: components["schemas"]["ExcludedEnum"] | components["schemas"]["BlankEnum"];
             note: string;
         };
         /**
@@ -1637,11 +1802,12 @@ export interface components {
         /**
          * @description * `adds_up` - adds_up
          *     * `does_not_add_up` - does_not_add_up
+         *     * `unsure` - unsure
          *     * `incomplete` - incomplete
          *     * `absent` - absent
          * @enum {string}
          */
-        RoiStatusEnum: "adds_up" | "does_not_add_up" | "incomplete" | "absent";
+        RoiStatusEnum: "adds_up" | "does_not_add_up" | "unsure" | "incomplete" | "absent";
         /**
          * @description * `coding` - coding
          *     * `design` - design
@@ -1675,6 +1841,11 @@ export interface components {
             comment: string;
         };
         ScorecardCoach: {
+            /**
+             * @description A coach's scorecard. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            source: "coach";
             stage: number;
             readonly coach: string | null;
             readonly scores: components["schemas"]["Score"][];
@@ -1684,6 +1855,8 @@ export interface components {
             readonly updated_at: string;
             private_notes?: string;
         };
+        /** @enum {string} */
+        ScorecardCoachSourceEnum: "coach";
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
          *     must not be silently dropped).
@@ -1702,6 +1875,39 @@ export interface components {
          * @enum {string}
          */
         ScorecardStatusEnum: "scored" | "not_scored" | "waiting_for_stage_end";
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        SelfAssessmentInputRequest: {
+            scores: components["schemas"]["SelfScoreInputRequest"][];
+        };
+        SelfAssessmentOut: {
+            stage: number;
+            scores: components["schemas"]["SelfScoreInput"][];
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        SelfScoreInput: {
+            dimension: string;
+            level: number;
+            /** @default  */
+            comment: string;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        SelfScoreInputRequest: {
+            dimension: string;
+            level: number;
+            /** @default  */
+            comment: string;
+        };
         SessionOut: {
             me: components["schemas"]["UserOut"] | null;
         };
@@ -1734,7 +1940,7 @@ export interface components {
          *     * `coach` - coach
          * @enum {string}
          */
-        SourceEnum: "auto" | "coach";
+        SourceE6aEnum: "auto" | "coach";
         Span: {
             /** @description Id of the rule that fired, e.g. `metrics.heading`. */
             rule: string;
@@ -1914,6 +2120,7 @@ export interface components {
             level: number | null;
             explanation: string;
         };
+        StageScorecard: components["schemas"]["ScorecardCoach"] | components["schemas"]["AutoScorecard"];
         /**
          * @description * `pending` - Pending
          *     * `live` - Live
@@ -1952,6 +2159,13 @@ export interface components {
             minutes: number;
             /** @description How many questions the stage asks (which ones is revealed when it starts). */
             readonly questions: number;
+        };
+        StrongAnswer: {
+            /** @description The follow-up's number (1-based). */
+            follow_up: number;
+            prompt: string;
+            /** @description What a strong answer covers (the coach notes). */
+            notes: string;
         };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
@@ -2879,6 +3093,27 @@ export interface operations {
             };
         };
     };
+    v1_stages_model_answers_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelAnswers"];
+                };
+            };
+        };
+    };
     v1_stages_next_follow_up_create: {
         parameters: {
             query?: never;
@@ -3126,7 +3361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ScorecardCoach"];
+                    "application/json": components["schemas"]["StageScorecard"];
                 };
             };
         };
@@ -3152,6 +3387,52 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScorecardCoach"];
+                };
+            };
+        };
+    };
+    v1_stages_self_assessment_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAssessmentOut"];
+                };
+            };
+        };
+    };
+    v1_stages_self_assessment_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SelfAssessmentInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SelfAssessmentOut"];
                 };
             };
         };

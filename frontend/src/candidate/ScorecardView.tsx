@@ -1,19 +1,61 @@
+import { useCallback, useState } from "react";
 import { Link, useParams } from "react-router";
 
-import { ApiError, api, describeError } from "../api/client";
+import { ApiError, api, describeError, type Scorecard } from "../api/client";
+import { useMe } from "../auth/session";
 import { RECOMMENDATION_LABEL } from "../lib/format";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
+import { AutoScorecardView } from "../reports/AutoScorecard";
+import { ModelAnswers } from "./ModelAnswers";
+import { SelfAssessmentForm } from "./SelfAssessmentForm";
+
+function CoachScorecard({ card, levels }: { card: Scorecard; levels: Record<string, string[]> }) {
+  return (
+    <>
+      <p>
+        <span className={`reco reco-${card.recommendation}`}>{RECOMMENDATION_LABEL[card.recommendation]}</span>
+        {card.coach && <span className="muted small"> · scored by {card.coach}</span>}
+      </p>
+      <ul className="score-bars" aria-label="Scores by dimension">
+        {card.scores.map((s) => (
+          <li key={s.dimension}>
+            <div className="score-head">
+              <strong>{s.dimension}</strong>
+              <span>{s.level}/4</span>
+            </div>
+            <div className="bar" role="meter" aria-valuemin={1} aria-valuemax={4} aria-valuenow={s.level} aria-label={s.dimension}>
+              <div className="bar-fill" style={{ width: `${(s.level / 4) * 100}%` }} />
+            </div>
+            {levels[s.dimension]?.[s.level - 1] && <p className="small muted">{levels[s.dimension]![s.level - 1]}</p>}
+            {s.comment && <p>{s.comment}</p>}
+          </li>
+        ))}
+      </ul>
+      {card.summary && (
+        <section className="card">
+          <h2>Summary</h2>
+          <p className="prose-pre">{card.summary}</p>
+        </section>
+      )}
+    </>
+  );
+}
 
 export function ScorecardView() {
   const { stageId } = useParams();
   const id = Number(stageId);
   const stage = useAsync(() => api.stage(id), [id]);
   const card = useAsync(() => api.scorecard(id), [id]);
+  const me = useMe();
+  const [selfLevels, setSelfLevels] = useState<Record<string, number>>({});
+  const onSelfSaved = useCallback((levels: Record<string, number>) => setSelfLevels(levels), []);
 
   if (stage.error !== undefined) return <Problem error={stage.error} />;
   if (!stage.data) return <main id="main" className="page"><p className="muted">Loading…</p></main>;
-  const dims = stage.data.rubric?.dimensions ?? [];
+  const levels: Record<string, string[]> = Object.fromEntries(
+    (stage.data.rubric?.dimensions ?? []).map((d) => [d.name, Array.isArray(d.levels) ? (d.levels as string[]) : []]),
+  );
   const notYet = card.error instanceof ApiError && (card.error.status === 404 || card.error.status === 409);
 
   return (
@@ -24,38 +66,15 @@ export function ScorecardView() {
       <h1>Scorecard · {stage.data.title}</h1>
       {notYet && <p className="notice">{card.error instanceof ApiError ? card.error.detail : ""}</p>}
       {card.error !== undefined && !notYet && <p className="error">{describeError(card.error)}</p>}
-      {card.data && (
-        <>
-          <p>
-            <span className={`reco reco-${card.data.recommendation}`}>{RECOMMENDATION_LABEL[card.data.recommendation]}</span>
-            {card.data.coach && <span className="muted small"> · scored by {card.data.coach}</span>}
-          </p>
-          <ul className="score-bars" aria-label="Scores by dimension">
-            {card.data.scores.map((s) => {
-              const dim = dims.find((d) => d.name === s.dimension);
-              const levels = Array.isArray(dim?.levels) ? (dim!.levels as string[]) : [];
-              return (
-                <li key={s.dimension}>
-                  <div className="score-head">
-                    <strong>{s.dimension}</strong>
-                    <span>{s.level}/4</span>
-                  </div>
-                  <div className="bar" role="meter" aria-valuemin={1} aria-valuemax={4} aria-valuenow={s.level} aria-label={s.dimension}>
-                    <div className="bar-fill" style={{ width: `${(s.level / 4) * 100}%` }} />
-                  </div>
-                  {levels[s.level - 1] && <p className="small muted">{levels[s.level - 1]}</p>}
-                  {s.comment && <p>{s.comment}</p>}
-                </li>
-              );
-            })}
-          </ul>
-          {card.data.summary && (
-            <section className="card">
-              <h2>Summary</h2>
-              <p className="prose-pre">{card.data.summary}</p>
-            </section>
-          )}
-        </>
+      {card.data?.source === "coach" && <CoachScorecard card={card.data} levels={levels} />}
+      {card.data?.source === "auto" && <AutoScorecardView card={card.data} levels={levels} selfLevels={selfLevels} />}
+      {stage.data.status === "done" && me.role === "candidate" && stage.data.rubric && (
+        <SelfAssessmentForm stageId={id} rubric={stage.data.rubric} onSaved={onSelfSaved} />
+      )}
+      {stage.data.status === "done" ? (
+        <ModelAnswers stageId={id} />
+      ) : (
+        <p className="small muted">Model answers are shown here once the stage is finished.</p>
       )}
     </main>
   );

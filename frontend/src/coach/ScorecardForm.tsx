@@ -22,6 +22,8 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
     api
       .scorecard(stageId)
       .then((card) => {
+        // The automatic card of a finished stage is not the coach's to edit.
+        if (card.source !== "coach") return;
         setDraft({
           levels: Object.fromEntries(card.scores.map((s) => [s.dimension, s.level])),
           comments: Object.fromEntries(card.scores.map((s) => [s.dimension, s.comment])),

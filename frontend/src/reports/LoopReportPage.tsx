@@ -9,6 +9,7 @@ import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
 import { REVIEW_CATEGORY_LABEL } from "../rooms/review/categories";
+import { AutoScorecardView } from "./AutoScorecard";
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? "—" : `${Math.round(x)}%`);
 
@@ -77,6 +78,8 @@ function StageReport({ stage, coachView }: { stage: ReportStage; coachView: bool
   const kindLabel = useStageKindLabel();
   const card = stage.scorecard;
   const score = card?.score;
+  const auto = stage.auto_scorecard;
+  const counted = stage.counted === "coach" ? score : stage.counted === "auto" ? auto?.score : undefined;
   return (
     <article className="card stage-report" data-testid={`report-stage-${stage.position}`}>
       <div className="section-head">
@@ -91,7 +94,12 @@ function StageReport({ stage, coachView }: { stage: ReportStage; coachView: bool
           </p>
         </div>
         <div className="row">
-          {score && score.percent !== null && <span className="score-pill">{pct(score.percent)}</span>}
+          {counted && counted.percent !== null && (
+            <span className="score-pill" title={stage.counted === "auto" ? "Automatic score" : "Coach's score"}>
+              {pct(counted.percent)}
+              {stage.counted === "auto" ? " · auto" : ""}
+            </span>
+          )}
           {card && <span className={`reco reco-${card.recommendation}`}>{RECOMMENDATION_LABEL[card.recommendation] ?? card.recommendation}</span>}
           {stage.status !== "pending" && (
             <Link className="button secondary small" to={`/stages/${stage.id}/replay`}>
@@ -101,7 +109,7 @@ function StageReport({ stage, coachView }: { stage: ReportStage; coachView: bool
         </div>
       </div>
       {stage.scorecard_status === "waiting_for_stage_end" && <p className="small muted">Scores are shown once the stage has finished.</p>}
-      {stage.scorecard_status === "not_scored" && (
+      {stage.scorecard_status === "not_scored" && !auto && (
         <p className="small muted">{stage.status === "pending" ? "Not started yet." : stage.status === "live" ? "In progress." : "Not scored yet."}</p>
       )}
       {score && (
@@ -151,6 +159,15 @@ function StageReport({ stage, coachView }: { stage: ReportStage; coachView: bool
           <p className="prose-pre">{card.private_notes}</p>
         </div>
       )}
+      {auto &&
+        (card ? (
+          <details className="report-block">
+            <summary className="small">Automatic scorecard (the coach's scorecard counts)</summary>
+            <AutoScorecardView card={auto} evidenceOpen={false} />
+          </details>
+        ) : (
+          <AutoScorecardView card={auto} evidenceOpen={false} />
+        ))}
       {stage.review && <ReviewSummary review={stage.review} />}
       {stage.deep_dive && <DeepDiveSummary feedback={stage.deep_dive} />}
     </article>

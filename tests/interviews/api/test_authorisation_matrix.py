@@ -8,7 +8,15 @@ import pytest
 
 from interviews.models import Answer, ReviewComment, Scorecard, Stage
 from interviews.services.reviews import review_comment_create
-from tests.interviews.world import CANDIDATE_SECRETS, FLAW_KEY, HIDDEN_OUTPUT, ROLES, World
+from tests.interviews.world import (
+    CANDIDATE_SECRETS,
+    FLAW_KEY,
+    FOLLOW_UP_COACH_NOTES,
+    HIDDEN_OUTPUT,
+    REFERENCE,
+    ROLES,
+    World,
+)
 
 API = "/api/v1"
 
@@ -263,6 +271,35 @@ CASES = [
         stage_url("review", "deep-dive-feedback/"),
         (401, 404, 200, 404, 200, 200),
         prepare=review_as_finished_deep_dive,
+    ),
+    # Before the stage ends the candidate gets 409 (and no secret); after, the model answers.
+    Case(
+        "model-answers-live",
+        "get",
+        stage_url("coding", "model-answers/"),
+        (401, 404, 409, 404, 200, 200),
+    ),
+    Case(
+        "model-answers-done",
+        "get",
+        stage_url("coding", "model-answers/"),
+        (401, 404, 200, 404, 200, 200),
+        prepare=lambda w: _set(w.coding, status="done"),
+        owner_may_see=[REFERENCE, FOLLOW_UP_COACH_NOTES],
+    ),
+    Case(
+        "self-assessment-get",
+        "get",
+        stage_url("coding", "self-assessment/"),
+        (401, 404, 200, 404, 200, 200),
+    ),
+    Case(
+        "self-assessment-put",
+        "put",
+        stage_url("coding", "self-assessment/"),
+        (401, 404, 200, 404, 403, 403),
+        body=lambda w, role: {"scores": [{"dimension": "Communication", "level": 3}]},
+        prepare=lambda w: _set(w.coding, status="done"),
     ),
     Case(
         "loop-report",

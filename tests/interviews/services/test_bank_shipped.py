@@ -261,6 +261,22 @@ def test_generated_coding_files_match_their_reference_sources():
         assert source.read_text() == reference, f"{path.name} is stale: rerun tools.bankgen.build"
 
 
+def test_every_discussion_and_design_question_and_follow_up_has_key_points_on_its_rubric():
+    rubrics = {e.spec["slug"]: {d["name"] for d in e.spec["dimensions"]} for e in _bank().rubrics}
+    for slug, question in _questions().items():
+        if question["kind"] not in ("discussion", "design"):
+            continue
+        dimensions = rubrics[question["rubric"]]
+        owners = [
+            ("", question),
+            *((f"follow_ups[{i}]", f) for i, f in enumerate(question.get("follow_ups", []))),
+        ]
+        for where, owner in owners:
+            assert owner.get("key_points"), (slug, where)
+            for point in owner["key_points"]:
+                assert point["dimension"] in dimensions, (slug, where, point["dimension"])
+
+
 def test_bank_files_stay_small():
     for path in SHIPPED_BANK_DIR.glob("*.yaml"):
         assert path.stat().st_size < 1_500_000, path.name

@@ -1,0 +1,71 @@
+// Model answers, shown on the stage's feedback page once the stage is done: what a strong
+// answer covers, the reference solution and the design doc's planted flaws.
+import { api, describeError } from "../api/client";
+import { useAsync } from "../lib/useAsync";
+import { REVIEW_CATEGORY_LABEL } from "../rooms/review/categories";
+
+export function ModelAnswers({ stageId }: { stageId: number }) {
+  const answers = useAsync(() => api.modelAnswers(stageId), [stageId]);
+  if (answers.error !== undefined) return <p className="error">{describeError(answers.error)}</p>;
+  if (!answers.data) return <p className="muted">Loading the model answers…</p>;
+  return (
+    <section className="card model-answers" aria-label="Model answers" data-testid="model-answers">
+      <h2>Model answers</h2>
+      <p className="small muted">What the question bank says a strong answer covers. Study it against what you wrote.</p>
+      {answers.data.questions.map((q) => {
+        const languages = Object.keys(q.reference);
+        return (
+          <article key={q.question} className="model-answer">
+            <h3>{q.title}</h3>
+            {q.strong_answers.length > 0 && (
+              <ol className="strong-answers">
+                {q.strong_answers.map((a) => (
+                  <li key={a.follow_up}>
+                    <p>
+                      <strong>{a.prompt}</strong>
+                    </p>
+                    <p className="prose-pre small">{a.notes}</p>
+                  </li>
+                ))}
+              </ol>
+            )}
+            {languages.length > 0 && (
+              <>
+                <h4>Reference solution</h4>
+                <p className="small muted">
+                  {q.complexity ? `Complexity: ${q.complexity}` : "The bank does not state its complexity."}
+                </p>
+                {languages.map((lang) => (
+                  <details key={lang} open={languages.length === 1}>
+                    <summary className="small">{lang}</summary>
+                    <pre className="code-block">{q.reference[lang]}</pre>
+                  </details>
+                ))}
+                {q.wrong_patterns.length > 0 && (
+                  <ul className="small">
+                    {q.wrong_patterns.map((p, i) => (
+                      <li key={i}>{p}</li>
+                    ))}
+                  </ul>
+                )}
+              </>
+            )}
+            {q.flaws.length > 0 && (
+              <>
+                <h4>The planted flaws</h4>
+                <ul className="flaws">
+                  {q.flaws.map((f, i) => (
+                    <li key={i} className="flaw">
+                      <strong>{REVIEW_CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
+                      <p className="small">{f.explanation}</p>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+          </article>
+        );
+      })}
+    </section>
+  );
+}
