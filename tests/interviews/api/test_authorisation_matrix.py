@@ -99,6 +99,12 @@ CASES = [
     Case("logout", "post", lambda w: f"{API}/auth/logout/", (401, 204, 204, 204, 204, 204)),
     Case("me", "get", lambda w: f"{API}/me/", (401, 200, 200, 200, 200, 200)),
     Case(
+        "rtc-ice-servers",
+        "get",
+        lambda w: f"{API}/rtc/ice-servers/",
+        (401, 200, 200, 200, 200, 200),
+    ),
+    Case(
         "loop-templates", "get", lambda w: f"{API}/loop-templates/", (401, 200, 200, 200, 200, 200)
     ),
     Case("stage-kinds", "get", lambda w: f"{API}/stage-kinds/", (401, 200, 200, 200, 200, 200)),
@@ -377,6 +383,7 @@ def test_every_route_and_method_is_in_the_matrix(world: World):
         loops,
         questions,
         reports,
+        rtc,
         stage_kinds,
         stages,
         submissions,
@@ -390,6 +397,7 @@ def test_every_route_and_method_is_in_the_matrix(world: World):
         loops,
         questions,
         reports,
+        rtc,
         stage_kinds,
         stages,
         submissions,
