@@ -98,7 +98,7 @@ def test_coach_and_candidate_see_and_hear_each_other_and_mute_stops_the_audio(
     candidate = media_page()
     stage_id = start_coached_coding_stage(candidate)
     panel = candidate.get_by_test_id("call-panel")
-    expect(panel.get_by_test_id("call-status")).to_contain_text("Waiting for a coach")
+    expect(panel.get_by_test_id("call-status")).to_contain_text("No coach yet")
     candidate.wait_for_function(
         "() => document.querySelector('[data-testid=call-local-video]')?.videoWidth > 0"
     )
@@ -108,7 +108,9 @@ def test_coach_and_candidate_see_and_hear_each_other_and_mute_stops_the_audio(
     claim(coach)
     for page, other in ((candidate, "coach-lin"), (coach, "grace")):
         page.wait_for_function(REMOTE_VIDEO_PLAYS, arg=other)
-    expect(panel.get_by_test_id("call-status")).to_have_text("In a call with coach coach-lin.")
+    expect(panel.get_by_test_id("call-status")).to_have_text(
+        "In a call with your coach, coach-lin."
+    )
     expect(coach.get_by_test_id("call-status")).to_have_text("In a call with grace.")
 
     # Each side receives the other's audio and video: inbound RTP bytes keep growing.
@@ -176,4 +178,27 @@ def test_coach_and_candidate_see_and_hear_each_other_and_mute_stops_the_audio(
     time.sleep(0.5)
     assert candidate.locator('[data-testid=call-remote][data-user="mallory"]').count() == 0
     assert coach.locator('[data-testid=call-remote][data-user="mallory"]').count() == 0
-    expect(panel.get_by_test_id("call-status")).to_have_text("In a call with coach coach-lin.")
+    expect(panel.get_by_test_id("call-status")).to_have_text(
+        "In a call with your coach, coach-lin."
+    )
+
+
+REFUSE_MEDIA = """
+navigator.mediaDevices.getUserMedia = () =>
+  Promise.reject(new DOMException("Permission denied", "NotAllowedError"));
+"""
+
+
+def test_a_refused_microphone_says_what_to_do_and_the_call_still_receives(
+    page, bank, screenshot_path
+) -> None:
+    UserFactory(username="grace")
+    page.add_init_script(REFUSE_MEDIA)
+    start_coached_coding_stage(page)
+    panel = page.get_by_test_id("call-panel")
+    problem = panel.get_by_test_id("call-media-problem")
+    expect(problem).to_contain_text("blocked the microphone and camera")
+    expect(problem).to_contain_text("Try again")
+    expect(panel.get_by_role("button", name="Try again")).to_be_visible()
+    expect(panel.get_by_test_id("call-status")).to_contain_text("No coach yet")
+    page.screenshot(path=screenshot_path("call-microphone-refused"))

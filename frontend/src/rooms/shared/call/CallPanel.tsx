@@ -16,24 +16,40 @@ export function callWanted(stage: StageDetail, live: boolean): boolean {
 
 const CONNECTED = new Set<RTCIceConnectionState>(["connected", "completed"]);
 
+interface Phrases {
+  connected: string;
+  dropped: string;
+  connecting: string;
+  absent: string;
+}
+
 /** Where the call stands, in one sentence, for the viewer `me`. */
 export function callStatus(stage: StageDetail, me: string, presence: PresenceEntry[], peers: CallPeer[]): string {
-  const here = (user: string | null) => user !== null && presence.some((p) => p.user === user);
-  const talking = (user: string | null) => peers.find((p) => p.user === user && !p.listenOnly);
-  const describe = (user: string, who: string, absent: string) => {
-    const peer = talking(user);
-    if (peer && CONNECTED.has(peer.ice)) return `In a call with ${who}.`;
-    if (peer && (peer.ice === "disconnected" || peer.ice === "failed")) return `The connection to ${who} dropped; reconnecting…`;
-    if (peer || here(user)) return `${who[0]!.toUpperCase()}${who.slice(1)} is connecting…`;
-    return absent;
+  const describe = (user: string, say: Phrases) => {
+    const peer = peers.find((p) => p.user === user && !p.listenOnly);
+    if (peer && CONNECTED.has(peer.ice)) return say.connected;
+    if (peer && (peer.ice === "disconnected" || peer.ice === "failed")) return say.dropped;
+    if (peer || presence.some((p) => p.user === user)) return say.connecting;
+    return say.absent;
   };
   if (me === stage.candidate) {
-    if (!stage.coach) return "Waiting for a coach: the call starts when one takes this stage.";
-    return describe(stage.coach, `coach ${stage.coach}`, `Waiting for coach ${stage.coach} to join the room.`);
+    const coach = stage.coach;
+    if (!coach) return "No coach yet: the call starts when a coach takes this stage.";
+    return describe(coach, {
+      connected: `In a call with your coach, ${coach}.`,
+      dropped: `The call with your coach, ${coach}, dropped; reconnecting…`,
+      connecting: `Your coach, ${coach}, is connecting…`,
+      absent: `Waiting for your coach, ${coach}, to join the room.`,
+    });
   }
   if (me === stage.coach) {
     const candidate = stage.candidate ?? "the candidate";
-    return describe(candidate, candidate, `Waiting for the candidate (${candidate}) to join the room.`);
+    return describe(candidate, {
+      connected: `In a call with ${candidate}.`,
+      dropped: `The call with ${candidate} dropped; reconnecting…`,
+      connecting: `${candidate} is connecting…`,
+      absent: `Waiting for the candidate (${candidate}) to join the room.`,
+    });
   }
   const talkingNow = peers.filter((p) => !p.listenOnly && CONNECTED.has(p.ice)).map((p) => p.user);
   return talkingNow.length

@@ -33,17 +33,17 @@ describe("callWanted", () => {
 
 describe("callStatus", () => {
   it("tells the candidate whether a coach is coming, connecting or there", () => {
-    expect(callStatus(stage({ coach: null }), "grace", here("grace"), [])).toMatch(/Waiting for a coach/);
-    expect(callStatus(stage(), "grace", here("grace"), [])).toBe("Waiting for coach coach-lin to join the room.");
-    expect(callStatus(stage(), "grace", here("grace", "coach-lin"), [])).toBe("Coach coach-lin is connecting…");
+    expect(callStatus(stage({ coach: null }), "grace", here("grace"), [])).toMatch(/No coach yet/);
+    expect(callStatus(stage(), "grace", here("grace"), [])).toBe("Waiting for your coach, coach-lin, to join the room.");
+    expect(callStatus(stage(), "grace", here("grace", "coach-lin"), [])).toBe("Your coach, coach-lin, is connecting…");
     expect(callStatus(stage(), "grace", here("grace", "coach-lin"), [peer("coach-lin", "checking")])).toBe(
-      "Coach coach-lin is connecting…",
+      "Your coach, coach-lin, is connecting…",
     );
     expect(callStatus(stage(), "grace", here("grace", "coach-lin"), [peer("coach-lin", "connected")])).toBe(
-      "In a call with coach coach-lin.",
+      "In a call with your coach, coach-lin.",
     );
     expect(callStatus(stage(), "grace", here("grace", "coach-lin"), [peer("coach-lin", "disconnected")])).toMatch(
-      /dropped; reconnecting/,
+      /call with your coach, coach-lin, dropped; reconnecting/,
     );
   });
 
@@ -144,5 +144,47 @@ describe("CallSession", () => {
     expect(session.getSnapshot().peers).toEqual([]);
     expect(FakeSocket.last.sent.length).toBe(before);
     session.stop();
+  });
+
+  it("keeps a departed user's connection through a blip, forgets it after the grace, and a reload replaces it", async () => {
+    vi.useFakeTimers();
+    const closed: string[] = [];
+    let made = 0;
+    const session = new CallSession({
+      socket: openSocket(),
+      me: "ada",
+      listenOnly: true,
+      iceServers: async () => ({ ice_servers: [], ttl: 0 }),
+      leftGraceMs: 20_000,
+      createPeer: () => {
+        const name = `pc${++made}`;
+        return { iceConnectionState: "new", close: () => closed.push(name) } as unknown as RTCPeerConnection;
+      },
+    });
+    await session.start();
+    const join = (id: string) =>
+      FakeSocket.last.deliver({ type: "rtc.signal", from: "coach-lin", data: { kind: "join", session: id, listen_only: true, reply: true } });
+    join("s1");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(session.getSnapshot().peers.map((p) => p.session)).toEqual(["s1"]);
+
+    session.setPresent(["ada", "coach-lin"]);
+    session.setPresent(["ada"]); // the coach's socket dropped…
+    await vi.advanceTimersByTimeAsync(10_000);
+    session.setPresent(["ada", "coach-lin"]); // …and came back
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(session.getSnapshot().peers).toHaveLength(1);
+
+    join("s2"); // the coach reloaded the page
+    await vi.advanceTimersByTimeAsync(0);
+    expect(session.getSnapshot().peers.map((p) => p.session)).toEqual(["s2"]);
+    expect(closed).toEqual(["pc1"]);
+
+    session.setPresent(["ada"]); // the coach closed the tab
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(session.getSnapshot().peers).toEqual([]);
+    expect(closed).toEqual(["pc1", "pc2"]);
+    session.stop();
+    vi.useRealTimers();
   });
 });

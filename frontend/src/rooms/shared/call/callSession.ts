@@ -63,6 +63,8 @@ export interface CallOptions {
   createPeer?: (config: RTCConfiguration) => RTCPeerConnection;
   /** How long ICE may stay "disconnected" before it is restarted. */
   disconnectedRestartMs?: number;
+  /** How long the connections of a user who left the room are kept. */
+  leftGraceMs?: number;
 }
 
 type Signal = Record<string, unknown> & { kind: string; session: string };
@@ -122,6 +124,8 @@ export class CallSession {
   private state: CallSnapshot;
   private readonly listeners = new Set<() => void>();
   private present = new Set<string>();
+  /** Users who left the room, by the timer that forgets their connections. */
+  private leaving = new Map<string, ReturnType<typeof setTimeout>>();
   private handling: Promise<void> = Promise.resolve();
 
   constructor(options: CallOptions) {
@@ -180,6 +184,7 @@ export class CallSession {
     this.started = false;
     this.run += 1;
     for (const off of this.unsubscribe.splice(0)) off();
+    for (const user of [...this.leaving.keys()]) this.stayed(user);
     window.removeEventListener("online", this.onOnline);
     this.media?.removeEventListener?.("devicechange", this.onDeviceChange);
     if (this.configTimer) clearTimeout(this.configTimer);
@@ -188,14 +193,29 @@ export class CallSession {
     this.update({ localStream: null, peers: [] });
   }
 
-  /** The room's presence changed: forget the connections of users who left it (a closed
-   * tab sends no `leave`). */
+  /** The room's presence changed. A closed tab sends no `leave`, so the connections of a
+   * user who left are forgotten — after a grace period: a websocket blip is not a hang-up,
+   * and the call itself does not go through the socket. */
   setPresent(users: string[]): void {
     const present = new Set(users);
-    for (const link of [...this.links.values()]) {
-      if (this.present.has(link.peer.user) && !present.has(link.peer.user)) this.dropLink(link.peer.session);
+    for (const user of this.present) {
+      if (present.has(user) || this.leaving.has(user)) continue;
+      this.leaving.set(
+        user,
+        setTimeout(() => {
+          this.leaving.delete(user);
+          for (const link of [...this.links.values()]) if (link.peer.user === user) this.dropLink(link.peer.session);
+        }, this.opts.leftGraceMs ?? 20_000),
+      );
     }
+    for (const user of present) this.stayed(user);
     this.present = present;
+  }
+
+  private stayed(user: string): void {
+    const timer = this.leaving.get(user);
+    if (timer) clearTimeout(timer);
+    this.leaving.delete(user);
   }
 
   // --- the microphone and camera -------------------------------------------------------
@@ -378,6 +398,11 @@ export class CallSession {
     const session = data.session;
     switch (data.kind) {
       case "join": {
+        this.stayed(from);
+        // A user's newest session wins: the one before it was a reloaded (or closed) tab.
+        for (const link of [...this.links.values()]) {
+          if (link.peer.user === from && link.peer.session !== session) this.dropLink(link.peer.session);
+        }
         const known = this.links.get(session);
         const link = known ?? this.link(session, from, { remoteListenOnly: Boolean(data.listen_only) });
         this.setPeer(link, { listenOnly: Boolean(data.listen_only), audio: data.audio !== false, video: data.video !== false });
