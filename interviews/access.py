@@ -104,6 +104,12 @@ def access_stage_claim(user: AnyUser | None) -> None:
         raise NotAllowed("Only coaches claim stages.")
 
 
+def access_call_relay(user: AnyUser | None) -> None:
+    """The call relay (TURN) is for signed-in, active users: its credentials name them."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        raise NotAllowed("Sign in to join a call.")
+
+
 def access_review_score(user: AnyUser | None, stage: Stage) -> Stage:
     """The score reveals the planted flaws: the candidate sees it once the stage is done."""
     access_stage(user, stage)

@@ -230,6 +230,16 @@ SANDBOX = {
 
 MAX_CODE_BYTES = 64 * 1024
 
+# The live rooms' calls (WebRTC): the STUN/TURN servers browsers get from
+# /api/v1/rtc/ice-servers/, with TURN credentials in coturn's shared-secret REST scheme
+# (`static-auth-secret` = RTC_TURN_SECRET) that expire after RTC_TURN_TTL seconds.
+RTC_STUN_URLS = env_list("RTC_STUN_URLS", [])
+RTC_TURN_URLS = env_list("RTC_TURN_URLS", [])
+RTC_TURN_SECRET = env("RTC_TURN_SECRET", "")
+RTC_TURN_TTL = env_int("RTC_TURN_TTL", 4 * 3600)
+if RTC_TURN_URLS and not RTC_TURN_SECRET:
+    raise ImproperlyConfigured("RTC_TURN_URLS needs RTC_TURN_SECRET (coturn's static-auth-secret).")
+
 LOG_FORMAT = env("LOG_FORMAT", "plain" if DEBUG or TESTING else "json")
 LOGGING = {
     "version": 1,

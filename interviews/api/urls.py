@@ -9,6 +9,7 @@ from . import (
     ops,
     questions,
     reports,
+    rtc,
     stage_kinds,
     stages,
     submissions,
@@ -26,4 +27,5 @@ urlpatterns = [
     *reports.urlpatterns,
     *bank_io.urlpatterns,
     *ops.urlpatterns,
+    *rtc.urlpatterns,
 ]

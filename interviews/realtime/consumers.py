@@ -37,6 +37,7 @@ from mockloop.observability import WEBSOCKET_MESSAGES, WEBSOCKETS
 
 from .access import user_group
 from .events import event_message, stage_group
+from .signalling import SignalBudget, rtc_signal_relay
 
 logger = logging.getLogger(__name__)
 
@@ -147,9 +148,11 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
     cursor: int = 0  # every event up to here was sent (or skipped as private)
     floor: int = 0  # ...and those after here were sent on this connection
     _watched: bool = False
+    refused: bool = False  # closed for lost access: relays no more
 
     async def __call__(self, scope, receive, send) -> None:
         self._delivery = asyncio.Lock()
+        self.signal_budget = SignalBudget()
         try:
             await super().__call__(scope, receive, send)
         finally:
@@ -266,6 +269,24 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             },
         )
 
+    async def on_rtc_signal(self, content: dict) -> None:
+        """Call signalling (realtime/signalling.py): relayed to the room's other sockets,
+        or only to the user named `to`; never logged, never echoed."""
+        if not self.signal_budget.take():
+            await self._error(
+                "Too many call signals; slow down.",
+                code="rtc_signal_rate_limited",
+                ref=content.get("ref"),
+            )
+            return
+        to, message = rtc_signal_relay(
+            sender=self.user.get_username(), to=content.get("to"), data=content.get("data")
+        )
+        await self.channel_layer.group_send(
+            self.group,
+            {"type": "stage.rtc_signal", "sender": self.channel_name, "to": to, "message": message},
+        )
+
     async def on_ping(self, content: dict) -> None:
         await self.send_json({"type": "pong", "ref": content.get("ref")})
 
@@ -288,13 +309,22 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         would be checked, and close with 4403 if access is gone."""
         access = await self._access(reload_user=True)
         if access is None:
+            self.refused = True
             await self.close(code=REFUSED)
             return
         self.private_ok, self.is_candidate, self.role = access
 
     async def stage_ephemeral(self, message: dict) -> None:
-        if message.get("sender") != self.channel_name:
+        if message.get("sender") != self.channel_name and not self.refused:
             await self.send_json(message["message"])
+
+    async def stage_rtc_signal(self, message: dict) -> None:
+        """A call signal for this socket's user: not our own, and for us or for everyone."""
+        if message["sender"] == self.channel_name or self.refused:
+            return
+        if message["to"] is not None and message["to"] != self.user.get_username():
+            return
+        await self.send_json(message["message"])
 
     # --- helpers -----------------------------------------------------------------------
 
@@ -407,6 +437,7 @@ CLIENT_HANDLERS: dict[str, ClientHandler] = {
     "chat": StageConsumer.on_chat,
     "integrity": StageConsumer.on_integrity,
     "cursor": StageConsumer.on_cursor,
+    "rtc.signal": StageConsumer.on_rtc_signal,
     "ping": StageConsumer.on_ping,
 }
 

@@ -226,6 +226,14 @@ class PongPayload(TypedDict):
     ref: Json
 
 
+#: Call signalling relayed from another participant (`from`: their username): SDP offers
+#: and answers, ICE candidates, mute state. Never logged, never echoed to its sender.
+RtcSignalPayload = TypedDict("RtcSignalPayload", {"from": str, "data": dict[str, Json]})
+RtcSignalPayload.__doc__ = (
+    "Call signalling from another participant (`from`), relayed as sent; never logged."
+)
+
+
 class ErrorPayload(TypedDict):
     detail: str
     errors: dict[str, Json]
@@ -237,6 +245,7 @@ SERVER_MESSAGES: dict[str, Any] = {
     "hello": HelloPayload,
     "resync.done": ResyncDonePayload,
     "cursor": CursorPayload,
+    "rtc.signal": RtcSignalPayload,
     "pong": PongPayload,
     "error": ErrorPayload,
 }
@@ -274,6 +283,15 @@ class CursorRequest(TypedDict):
     head: int
 
 
+class RtcSignalRequest(TypedDict):
+    """`data` (a JSON object, at most 64 KiB) goes to the room's other connected
+    participants, or only to the user named `to`."""
+
+    to: NotRequired[str | None]
+    data: dict[str, Json]
+    ref: NotRequired[Json]
+
+
 class PingRequest(TypedDict):
     ref: Json
 
@@ -284,6 +302,7 @@ CLIENT_MESSAGES: dict[str, Any] = {
     "chat": ChatRequest,
     "integrity": IntegrityRequest,
     "cursor": CursorRequest,
+    "rtc.signal": RtcSignalRequest,
     "ping": PingRequest,
 }
 

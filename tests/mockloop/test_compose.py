@@ -3,6 +3,7 @@
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import yaml
 
@@ -12,6 +13,7 @@ from mockloop.env import BASE_DIR
 def _compose_config(tmp_path) -> dict:
     shutil.copy(BASE_DIR / "docker-compose.yml", tmp_path / "docker-compose.yml")
     shutil.copy(BASE_DIR / ".env.example", tmp_path / ".env")
+    shutil.copytree(BASE_DIR / "deploy", tmp_path / "deploy")  # build contexts must exist
     if shutil.which("docker-compose"):
         command = ["docker-compose", "config"]
     else:
@@ -34,6 +36,26 @@ def test_compose_config_is_valid_and_complete(tmp_path):
     assert "pgdata" in config["volumes"]
     depends = services["web"]["depends_on"]
     assert depends["postgres"]["condition"] == "service_healthy"
+
+
+def test_the_call_relay_is_debians_coturn_with_the_webs_secret(tmp_path):
+    """The `coturn` service builds from Debian's package and reads the TURN secret from the
+    same .env as web (which issues credentials with it), never from its command line."""
+    config = _compose_config(tmp_path)
+    coturn = config["services"]["coturn"]
+    assert coturn["restart"] == "unless-stopped"
+    assert coturn["network_mode"] == "host"
+    context = BASE_DIR / "deploy" / "coturn"
+    assert Path(coturn["build"]["context"]).name == "coturn"
+    dockerfile = (context / "Dockerfile").read_text()
+    assert re.search(r"apt-get install .*\bcoturn\b", dockerfile)
+    assert "use-auth-secret" in (context / "turnserver.conf").read_text()
+    env = (BASE_DIR / ".env.example").read_text()
+    assert "RTC_TURN_SECRET=" in env and "RTC_TURN_URLS=" in env
+    secret = re.search(r"^RTC_TURN_SECRET=(.*)$", env, re.M).group(1)
+    assert coturn["environment"]["RTC_TURN_SECRET"] == secret  # from .env, as web's
+    assert config["services"]["web"]["environment"]["RTC_TURN_SECRET"] == secret
+    assert secret not in str(coturn.get("command", ""))
 
 
 def test_the_image_carries_the_bank_that_migrate_imports_and_not_its_generator():

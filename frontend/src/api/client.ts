@@ -65,6 +65,8 @@ export type Calibration = S["Calibration"];
 export type DeepDiveFeedback = S["DeepDiveFeedback"];
 export type CommentMatch = S["CommentMatch"];
 export type FlawResult = S["FlawResult"];
+/** STUN/TURN servers for a live room's call; TURN credentials expire after `ttl` seconds. */
+export type IceServers = S["IceServersOut"];
 
 /** One shared document's merged state, as `GET /stages/{id}/documents/` returns it. */
 export interface DocumentState {
@@ -199,6 +201,7 @@ export const api = {
     post<TokenOut>("/api/v1/auth/signup/", { username, password, email }),
   logout: () => post<void>("/api/v1/auth/logout/"),
 
+  iceServers: () => get<IceServers>("/api/v1/rtc/ice-servers/"),
   stageKinds: () => get<StageKindSpec[]>("/api/v1/stage-kinds/"),
   loopTemplates: () => get<LoopTemplate[]>("/api/v1/loop-templates/"),
   loops: () => get<Loop[]>("/api/v1/loops/"),

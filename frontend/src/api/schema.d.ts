@@ -348,6 +348,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/rtc/ice-servers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description STUN/TURN servers for the live room's call (RTCConfiguration.iceServers), with
+         *     TURN credentials for the caller that expire after `ttl` seconds.
+         */
+        get: operations["rtc_ice_servers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stage-kinds/": {
         parameters: {
             query?: never;
@@ -1156,6 +1176,16 @@ export interface components {
             follow_up?: number | null;
             /** @default  */
             text: string;
+        };
+        IceServerOut: {
+            urls: string[];
+            username?: string;
+            credential?: string;
+        };
+        IceServersOut: {
+            ice_servers: components["schemas"]["IceServerOut"][];
+            /** @description Seconds until the TURN credentials expire. */
+            ttl: number;
         };
         /**
          * @description * `stdio` - Stdio
@@ -2840,6 +2870,25 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VerificationQueued"];
+                };
+            };
+        };
+    };
+    rtc_ice_servers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IceServersOut"];
                 };
             };
         };

@@ -137,6 +137,12 @@ export type CursorPayload = {
   head: number | null;
 };
 
+/** Call signalling from another participant (`from`), relayed as sent; never logged. */
+export type RtcSignalPayload = {
+  from: string;
+  data: Record<string, unknown>;
+};
+
 export type PongPayload = {
   ref: unknown;
 };
@@ -173,6 +179,13 @@ export type CursorRequest = {
   doc: string;
   anchor: number;
   head: number;
+};
+
+/** `data` (a JSON object, at most 64 KiB) goes to the room's other connected participants, or only to the user named `to`. */
+export type RtcSignalRequest = {
+  to?: string | null;
+  data: Record<string, unknown>;
+  ref?: unknown;
 };
 
 export type PingRequest = {
@@ -268,6 +281,8 @@ export type ResyncDoneMessage = { type: "resync.done"; seq?: never } & ResyncDon
 
 export type CursorMessage = { type: "cursor"; seq?: never } & CursorPayload;
 
+export type RtcSignalMessage = { type: "rtc.signal"; seq?: never } & RtcSignalPayload;
+
 export type PongMessage = { type: "pong"; seq?: never } & PongPayload;
 
 export type ErrorMessage = { type: "error"; seq?: never } & ErrorPayload;
@@ -277,6 +292,7 @@ export type ServerMessage =
   | HelloMessage
   | ResyncDoneMessage
   | CursorMessage
+  | RtcSignalMessage
   | PongMessage
   | ErrorMessage;
 
@@ -292,6 +308,8 @@ export type ClientIntegrityMessage = { type: "integrity" } & IntegrityRequest;
 
 export type ClientCursorMessage = { type: "cursor" } & CursorRequest;
 
+export type ClientRtcSignalMessage = { type: "rtc.signal" } & RtcSignalRequest;
+
 export type ClientPingMessage = { type: "ping" } & PingRequest;
 
 export type ClientMessage =
@@ -300,4 +318,5 @@ export type ClientMessage =
   | ClientChatMessage
   | ClientIntegrityMessage
   | ClientCursorMessage
+  | ClientRtcSignalMessage
   | ClientPingMessage;

@@ -108,6 +108,12 @@ CASES = [
     Case("me", "get", lambda w: f"{API}/me/", (401, 200, 200, 200, 200, 200)),
     Case("session", "get", lambda w: f"{API}/auth/session/", (200,) * 6),
     Case(
+        "rtc-ice-servers",
+        "get",
+        lambda w: f"{API}/rtc/ice-servers/",
+        (401, 200, 200, 200, 200, 200),
+    ),
+    Case(
         "loop-templates", "get", lambda w: f"{API}/loop-templates/", (401, 200, 200, 200, 200, 200)
     ),
     Case("stage-kinds", "get", lambda w: f"{API}/stage-kinds/", (401, 200, 200, 200, 200, 200)),
@@ -436,6 +442,7 @@ def test_every_route_and_method_is_in_the_matrix(world: World):
         loops,
         questions,
         reports,
+        rtc,
         stage_kinds,
         stages,
         submissions,
@@ -449,6 +456,7 @@ def test_every_route_and_method_is_in_the_matrix(world: World):
         loops,
         questions,
         reports,
+        rtc,
         stage_kinds,
         stages,
         submissions,

@@ -276,7 +276,8 @@ async def test_presence_and_bad_messages():
 
 
 async def test_every_unlogged_message_matches_its_declaration():
-    """hello, resync.done, cursor, pong and error, each read through the schema check."""
+    """hello, resync.done, cursor, rtc.signal, pong and error, each read through the schema
+    check."""
     room = await make_room()
     candidate, _, _ = await connect(room["stage"], room["owner"])
     coach, _, _ = await connect(room["stage"], room["coach"])
@@ -287,6 +288,8 @@ async def test_every_unlogged_message_matches_its_declaration():
     await candidate.send_json_to({"type": "cursor", "doc": "code:1", "anchor": 3, "head": "x"})
     cursor = await receive_until(coach, "cursor")
     assert (cursor["anchor"], cursor["head"]) == (3, None)  # relayed as numbers or null
+    await candidate.send_json_to({"type": "rtc.signal", "data": {"sdp": "v=0"}})
+    assert (await receive_until(coach, "rtc.signal"))["data"] == {"sdp": "v=0"}
     await candidate.send_json_to({"type": "ping", "ref": {"any": "json"}})
     assert (await receive_until(candidate, "pong"))["ref"] == {"any": "json"}
     await candidate.send_json_to({"type": ["not", "a", "name"], "ref": "r1"})
@@ -298,7 +301,7 @@ async def test_every_unlogged_message_matches_its_declaration():
         "code": "invalid",
         "ref": "r1",
     }
-    seen |= {"resync.done", "cursor", "pong", "error"}
+    seen |= {"resync.done", "cursor", "rtc.signal", "pong", "error"}
     assert seen >= set(SERVER_MESSAGES)
     await candidate.disconnect()
     await coach.disconnect()

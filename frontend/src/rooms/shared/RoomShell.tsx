@@ -1,8 +1,9 @@
 // The live room's frame, the same for the candidate (rooms/StageRoomPage) and the coach
 // (coach/CoachRoom): the opening (the room's session and the served stage kinds, with a
 // full-page problem if either fails), then the header with the stage's status, coach,
-// clock and connection, the room's notices, and the body for the stage's room — or, for a
-// kind this build cannot show, the "not supported" panel in its place.
+// clock and connection, the room's notices, the call (live kinds with a coach), and the body
+// for the stage's room — or, for a kind this build cannot show, the "not supported" panel in
+// its place.
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 
@@ -10,6 +11,7 @@ import type { StageKindSpec } from "../../api/client";
 import { stageKindLabel, type StageKinds, stageKindsStore, useStageKinds } from "../../lib/stageKinds";
 import { Problem } from "../../pages/Problem";
 import { roomFor, type RoomView } from "../registry";
+import { CallPanel, callWanted } from "./call/CallPanel";
 import { UnsupportedStageKind } from "./UnsupportedStageKind";
 import { type Room, useStageRoom } from "./useStageRoom";
 import { ConnectionBadge, Countdown, RoomNotices } from "./widgets";
@@ -70,6 +72,7 @@ export function RoomShell({
       </RoomHeader>
       <RoomNotices room={room} />
       {notices}
+      {shown && !room.refused && callWanted(room.stage, shown.spec.live) && <CallPanel room={room} />}
       {shown ? children(shown.spec, shown.view) : <UnsupportedStageKind kind={room.stage.kind} />}
     </main>
   );
