@@ -169,7 +169,7 @@ def test_a_run_goes_ahead_of_submits_queued_before_it(start_worker, monkeypatch,
     queue = f"judge-priority-{os.getpid()}"
     send = tasks.judge_submission.apply_async
     monkeypatch.setattr(tasks.judge_submission, "apply_async", functools.partial(send, queue=queue))
-    call_command("import_bank", "interviews/bank", "--no-verify", verbosity=0)
+    call_command("import_bank", "bank", "--no-verify", verbosity=0)
     template = LoopTemplate.objects.get(slug="ai-lab-infra-sde")
     ids = []
     for mode in ("submit", "submit", "submit", "run"):
