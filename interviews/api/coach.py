@@ -36,7 +36,9 @@ from .practice_serializers import (
 class CoachQueueApi(PracticeApi):
     @extend_schema(
         responses={200: QueueEntrySerializer(many=True)},
-        description="Pending or live stages whose candidate asked for a coach, unassigned.",
+        description="Unclaimed live rounds of coached loops: pending ones (in the queue "
+        "from the moment their loop started; their clock waits for the coach) and live ones "
+        "(started by an admin), oldest loop first.",
     )
     def get(self, request: Request) -> Response:
         access.access_coach_queue(request.user)

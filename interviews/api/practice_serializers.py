@@ -271,11 +271,15 @@ class StageCoachSerializer(StageCandidateSerializer):
 
 
 class QueueEntrySerializer(StageSummarySerializer):
+    """A stage waiting for a coach: `status` says whether it is still pending (its clock
+    waits) or live (an admin started it), `loop_started_at` since when it waits."""
+
     loop_title = serializers.CharField(source="loop.title", read_only=True)
+    loop_started_at = serializers.DateTimeField(source="loop.created_at", read_only=True)
     candidate = UsernameField(source="loop.candidate")
 
     class Meta(StageSummarySerializer.Meta):
-        fields = [*StageSummarySerializer.Meta.fields, "loop_title", "candidate"]
+        fields = [*StageSummarySerializer.Meta.fields, "loop_title", "loop_started_at", "candidate"]
 
 
 # --- submissions -------------------------------------------------------------------------

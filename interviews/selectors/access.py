@@ -59,6 +59,26 @@ def can_use_coach_queue(user: AnyUser) -> bool:
     return is_coach_or_admin(user)
 
 
+# --- a coached stage's state ----------------------------------------------------------
+
+
+def stage_waits_for_coach(stage: Stage) -> bool:
+    """In the coach queue: a coached live round nobody has claimed. Its clock waits for a
+    coach (DESIGN.md "Live stages")."""
+    return stage.coach_requested and stage.coach_id is None
+
+
+def stage_went_solo(stage: Stage) -> bool:
+    """A live round of a coached loop that its candidate took out of the queue to run with
+    the scripted interviewer (`start` with `solo`): no coach may claim it any more."""
+    return (
+        stage.loop.coached
+        and stage.is_live_kind
+        and not stage.coach_requested
+        and stage.coach_id is None
+    )
+
+
 # --- visible rows ---------------------------------------------------------------------
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from interviews import bank_cache
@@ -30,6 +30,7 @@ from interviews.selectors.access import (
     stages_visible_to,
 )
 from interviews.services.errors import NotFound
+from interviews.stage_kinds import stage_kind_list
 
 if TYPE_CHECKING:
     from interviews.selectors.access import AnyUser
@@ -52,7 +53,8 @@ def stage_for(user: AnyUser, stage_id: int) -> Stage:
 
 
 def coach_queue() -> QuerySet[Stage]:
-    """Stages whose candidate asked for a coach and that nobody has claimed yet."""
+    """Live rounds of coached loops that nobody has claimed: pending ones from the moment
+    their loop started, live ones an admin started without a coach. Oldest loop first."""
     return (
         Stage.objects.filter(
             coach_requested=True,
@@ -60,18 +62,21 @@ def coach_queue() -> QuerySet[Stage]:
             status__in=[Stage.Status.PENDING, Stage.Status.LIVE],
         )
         .select_related("loop", "loop__candidate", "loop__template")
-        .order_by("started_at", "id")
+        .order_by("loop__created_at", "loop_id", "position")
     )
 
 
 def stage_claim_target_for(user: AnyUser, stage_id: int) -> Stage:
     """The stage a `claim` acts on: one the user can see, or (for coaches and admins) any
-    stage that was put up for a coach — claimed or not, so that "taken" can be told apart
-    from "absent" (409 vs 404)."""
+    live round of a coached loop — claimed, solo or not, so that "taken" and "solo" can be
+    told apart from "absent" (409 vs 404)."""
     candidates = stages_visible_to(user)
     if is_coach_or_admin(user):
+        live_kinds = [spec.kind for spec in stage_kind_list() if spec.live]
         candidates = Stage.objects.filter(
-            Q(pk__in=candidates.values("pk")) | Q(coach_requested=True)
+            Q(pk__in=candidates.values("pk"))
+            | Q(coach_requested=True)
+            | Q(loop__coached=True, kind__in=live_kinds)
         )
     stage = (
         candidates.select_related("loop", "loop__candidate", "coach").filter(pk=stage_id).first()
@@ -79,6 +84,31 @@ def stage_claim_target_for(user: AnyUser, stage_id: int) -> Stage:
     if stage is None:
         raise NotFound("Stage not found.")
     return stage
+
+
+def stage_coach_present(stage: Stage) -> bool:
+    """Whether the stage's assigned coach is in the room: has more socket joins than
+    leaves in the log's presence events (as `live.stage_presence` folds them; advisory —
+    a web process that crashed may leave a coach present until they reconnect and leave)."""
+    if stage.coach_id is None:
+        return False
+    counts = StageEvent.objects.filter(
+        stage=stage, type="presence", actor_id=stage.coach_id
+    ).aggregate(
+        joined=Count("id", filter=Q(payload__state="joined")),
+        left=Count("id", filter=Q(payload__state="left")),
+    )
+    return counts["joined"] > counts["left"]
+
+
+def scripted_interviewer_on(stage: Stage) -> bool:
+    """Whether scripted follow-ups (timed, on a passed part) may fire in the stage: always
+    in a stage without a coach (an uncoached loop, a challenge, a round continued solo);
+    in a coached one only while its coach is in the room — never while it waits for a coach
+    or its coach is absent (DESIGN.md "Live stages")."""
+    if not stage.coach_requested and stage.coach_id is None:
+        return True
+    return stage_coach_present(stage)
 
 
 def time_remaining_ms(stage: Stage, now: datetime | None = None) -> int:

@@ -1,7 +1,8 @@
 """Live-room verbs that are not tied to one REST resource: chat, presence, integrity
 signals, the coach's clock controls, and the scripted interviewer.
 
-The scripted interviewer plays coach when none is assigned: `after_minutes` follow-ups
+The scripted interviewer plays coach when none is assigned, and assists a coach who is
+in the room (never while a coached stage's coach is absent): `after_minutes` follow-ups
 fire from the periodic `stages_tick` (a Celery beat task), `on_part_passed` ones when a
 submit of a part is accepted. The deadline closes the stage and auto-submits the latest
 code of every coding question, so nothing typed is lost.
@@ -19,7 +20,7 @@ from interviews.access import access_stage, access_stage_as_candidate, access_st
 from interviews.judging.signals import part_passed
 from interviews.models import FollowUp, Stage, StageEvent, StageFollowUp, StageQuestion, Submission
 from interviews.realtime.events import emit
-from interviews.selectors.stages import time_remaining_ms
+from interviews.selectors.stages import scripted_interviewer_on, time_remaining_ms
 
 from .errors import InvalidInput, StateConflict
 from .stages import stage_status_payload
@@ -143,10 +144,13 @@ def stage_expire(*, stage_id: int, now=None) -> bool:
 
 
 def stage_fire_timed_follow_ups(*, stage: Stage, now=None) -> list[StageFollowUp]:
-    """Push every due `after_minutes` follow-up of an uncoached live stage."""
+    """Push every due `after_minutes` follow-up of a live stage, unless it is coached and
+    its coach is absent (`scripted_interviewer_on`)."""
     from .follow_ups import stage_push_follow_up
 
-    if stage.coach_id is not None or stage.status != Stage.Status.LIVE or stage.started_at is None:
+    if stage.status != Stage.Status.LIVE or stage.started_at is None:
+        return []
+    if not scripted_interviewer_on(stage):
         return []
     now = now or timezone.now()
     elapsed_min = (now - stage.started_at).total_seconds() / 60
@@ -173,13 +177,14 @@ def _part_passed(sender, *, submission: Submission, **kwargs) -> None:
 
 
 def stage_on_part_passed(*, submission: Submission) -> list[StageFollowUp]:
-    """After an accepted submit of part P of an uncoached stage, fire the next scripted
+    """After an accepted submit of part P (of a stage whose coach, if it has one, is in
+    the room: `scripted_interviewer_on`), fire the next scripted
     `on_part_passed` follow-up: the one that unlocks part P+1, else the first unpushed
     one that unlocks nothing."""
     from .follow_ups import stage_push_follow_up
 
     stage = submission.stage
-    if stage.coach_id is not None or stage.status != Stage.Status.LIVE:
+    if stage.status != Stage.Status.LIVE or not scripted_interviewer_on(stage):
         return []
     pending = FollowUp.objects.filter(
         question=submission.question, trigger=FollowUp.Trigger.ON_PART_PASSED
@@ -212,11 +217,14 @@ def stages_tick(now=None) -> dict[str, int]:
         except Exception:
             logger.exception("expiring stage %s failed; the next tick retries", stage_id)
     fired = 0
-    timed_stages = Stage.objects.filter(
-        status=Stage.Status.LIVE,
-        coach__isnull=True,
-        stage_questions__question__follow_ups__trigger=FollowUp.Trigger.AFTER_MINUTES,
-    ).distinct()
+    timed_stages = (
+        Stage.objects.filter(
+            status=Stage.Status.LIVE,
+            stage_questions__question__follow_ups__trigger=FollowUp.Trigger.AFTER_MINUTES,
+        )
+        .exclude(coach_requested=True, coach__isnull=True)  # waiting for a coach
+        .distinct()
+    )
     for stage in timed_stages:
         fired += len(stage_fire_timed_follow_ups(stage=stage, now=now))
     return {"expired": expired, "fired": fired}

@@ -113,7 +113,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Pending or live stages whose candidate asked for a coach, unassigned. */
+        /** @description Unclaimed live rounds of coached loops: pending ones (in the queue from the moment their loop started; their clock waits for the coach) and live ones (started by an admin), oldest loop first. */
         get: operations["v1_coach_queue_list"];
         put?: never;
         post?: never;
@@ -629,10 +629,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
-         */
+        /** @description Start the clock. A coached stage waits for its coach: its coach or an admin may start it, its candidate once a coach has claimed it (409 `coach_not_claimed` before), or at once with `solo: true`, which takes it out of the coach queue and runs it with the scripted interviewer. */
         post: operations["v1_stages_start_create"];
         delete?: never;
         options?: never;
@@ -1381,6 +1378,10 @@ export interface components {
             review?: unknown;
             rubric?: string;
         };
+        /**
+         * @description A stage waiting for a coach: `status` says whether it is still pending (its clock
+         *     waits) or live (an admin started it), `loop_started_at` since when it waits.
+         */
         QueueEntry: {
             readonly id: number;
             loop: number;
@@ -1404,6 +1405,8 @@ export interface components {
             coach_requested?: boolean;
             readonly coach: string | null;
             readonly loop_title: string;
+            /** Format: date-time */
+            readonly loop_started_at: string;
             readonly candidate: string | null;
         };
         QueueOut: {
@@ -1823,6 +1826,14 @@ export interface components {
              */
             level: number | null;
             explanation: string;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        StageStartInputRequest: {
+            /** @default false */
+            solo: boolean;
         };
         /**
          * @description * `pending` - Pending
@@ -2945,7 +2956,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StageStartInputRequest"];
+            };
+        };
         responses: {
             200: {
                 headers: {

@@ -475,7 +475,7 @@ def test_events_hide_private_events_from_the_candidate(world: World, as_user):
     owner_types = [e["type"] for e in as_user(world.owner).get(url).json()]
     coach_types = [e["type"] for e in as_user(world.assigned).get(url).json()]
     assert "note" not in owner_types
-    assert coach_types == ["stage.status", "stage.claimed", "note"]
+    assert coach_types == ["stage.claimed", "stage.status", "note"]
     after = as_user(world.assigned).get(url, {"after": 2}).json()
     assert [e["seq"] for e in after] == [3]
     assert as_user(world.owner).get(url, {"after": "x"}).status_code == 400

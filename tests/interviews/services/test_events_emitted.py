@@ -216,7 +216,10 @@ CASES = [
         lambda w, mp: stage_start(stage=w.values, actor=w.owner),
         [("stage.status", False, {"status": "live", "reason": "start", "finished_at": None})],
         stage="values",
-        setup=lambda w, mp: stage_finish(stage=w.coding, actor=w.owner),
+        setup=lambda w, mp: (
+            stage_finish(stage=w.coding, actor=w.owner),
+            stage_claim(stage=w.values, coach=w.coach),
+        ),
     ),
     Case(
         "claim",
@@ -332,6 +335,7 @@ def test_stage_status_has_one_shape_for_start_finish_and_deadline(world, verify_
     [finish] = verify_action(
         world.coding, lambda: stage_finish(stage=world.coding, actor=world.owner)
     )
+    stage_claim(stage=world.values, coach=world.coach)
     [start] = verify_action(
         world.values, lambda: stage_start(stage=world.values, actor=world.owner)
     )
@@ -357,12 +361,11 @@ def test_emit_refuses_a_payload_that_does_not_match_its_declaration(world):
 
 def test_start_claim_and_review_events(world):
     stage_finish(stage=world.coding, actor=world.owner)
-    m.Stage.objects.filter(pk=world.values.pk).update(coach_requested=False)
+    stage_claim(stage=world.values, coach=world.coach)  # while pending
     stage_start(stage=world.values, actor=world.owner)
-    stage_claim(stage=world.values, coach=world.coach)
     types = [t for t, _, _ in new_events(world.values, 0)]
-    assert types == ["stage.status", "stage.claimed"]
-    start_payload = new_events(world.values, 0)[0][2]
+    assert types == ["stage.claimed", "stage.status"]
+    start_payload = new_events(world.values, 0)[1][2]
     assert start_payload["status"] == "live" and start_payload["deadline"]
     assert start_payload["coach_requested"] is True
 
