@@ -200,7 +200,9 @@ export const api = {
     post<Loop>("/api/v1/loops/", { template, coached }),
 
   stage: (id: number) => get<StageDetail>(`/api/v1/stages/${id}/`),
-  stageStart: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/start/`),
+  /** `solo`: the candidate runs a coached stage without waiting for a coach. */
+  stageStart: (id: number, options: { solo?: boolean } = {}) =>
+    post<StageSummary>(`/api/v1/stages/${id}/start/`, options),
   stageFinish: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/finish/`),
   stageDocuments: (id: number) => get<StageDocuments>(`/api/v1/stages/${id}/documents/`),
   answerSave: (id: number, body: { question: number | null; text?: string; notes?: object; scene?: object }) =>

@@ -202,6 +202,33 @@ function TimerControls({ room }: { room: Room }) {
   );
 }
 
+/** A claimed stage whose clock has not started: the coach starts it when both are ready
+ * (the candidate may too). */
+function PendingNotice({ room, candidateHere }: { room: Room; candidateHere: boolean }) {
+  const { error, busy, run } = useAction();
+  return (
+    <div className="notice start-notice" data-testid="coach-pending">
+      <span>
+        The clock has not started: it waits for you. {candidateHere ? "The candidate is in the room." : "The candidate is not in the room yet."}
+      </span>{" "}
+      <button
+        type="button"
+        className="primary small"
+        disabled={busy}
+        onClick={() => void run(() => api.stageStart(room.stage.id).then(room.reloadStage))}
+      >
+        Start the clock
+      </button>
+      {error && (
+        <span className="error small" role="alert">
+          {" "}
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
 type Tab = "follow-ups" | "chat" | "notes" | "signals" | "scorecard";
 
 function CoachSide({ room }: { room: Room }) {
@@ -259,7 +286,7 @@ function CoachRoomView({ room, kinds }: { room: Room; kinds: StageKinds }) {
       )}
     </>
   );
-  const notices = room.stage.status === "pending" && !room.refused && <p className="notice">The candidate has not started this stage yet.</p>;
+  const notices = room.stage.status === "pending" && !room.refused && <PendingNotice room={room} candidateHere={candidateHere} />;
 
   return (
     <RoomShell room={room} kinds={kinds} className="coach-room" testId="coach-room" actions={actions} notices={notices}>
