@@ -36,7 +36,7 @@ def test_room_outlasts_a_failed_stage_reload(
     candidate = page
     stage_id = start_coached_coding_stage(candidate)
     coach = new_page()
-    claim(coach)
+    claim(coach, room=candidate)
     header = candidate.locator(".room-status")
     expect(header).to_contain_text("coach coach-lin")
     expect(candidate.get_by_test_id("connection")).to_have_text("Live")
@@ -119,7 +119,7 @@ def test_refused_coach_room_is_inert(
     candidate = page
     start_coached_coding_stage(candidate)
     coach = new_page()
-    claim(coach)
+    claim(coach, room=candidate)
     coach_header = coach.locator(".room-status")
     expect(coach_header).to_contain_text("grace is here")
     expect(coach.get_by_role("button", name="Pause clock")).to_be_enabled()

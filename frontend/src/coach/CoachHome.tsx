@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 
 import { api, describeError, type QueueEntry } from "../api/client";
@@ -10,28 +10,32 @@ import { useAsync } from "../lib/useAsync";
 /** The queue is polled (there is no per-user socket to push it): a new entry shows within
  * this long, with an alert (docs/decisions.md). */
 const QUEUE_POLL_MS = 5000;
+/** The alert names this many new entries (a coached loop queues all its live rounds). */
+const ALERT_NAMES = 3;
 
 function formatWhen(iso: string): string {
   return `${formatDate(iso)} ${formatTime(iso)}`;
 }
 
 /** Entries that appeared since the page first loaded the queue (not those there at first),
- * until they leave it. */
+ * until they leave it. Idempotent per `entries` (it only records ids), so safe in render. */
 export function useNewQueueEntries(entries: QueueEntry[] | undefined): QueueEntry[] {
   const seen = useRef<Set<number> | null>(null);
-  const [fresh, setFresh] = useState<QueueEntry[]>([]);
-  useEffect(() => {
-    if (!entries) return;
+  const arrived = useRef(new Set<number>());
+  return useMemo(() => {
+    if (!entries) return [];
     if (seen.current === null) {
       seen.current = new Set(entries.map((e) => e.id));
-      return;
+      return [];
     }
-    const known = seen.current;
-    const present = new Set(entries.map((e) => e.id));
-    setFresh((old) => [...old.filter((e) => present.has(e.id)), ...entries.filter((e) => !known.has(e.id))]);
-    for (const e of entries) known.add(e.id);
+    for (const e of entries) {
+      if (!seen.current.has(e.id)) {
+        seen.current.add(e.id);
+        arrived.current.add(e.id);
+      }
+    }
+    return entries.filter((e) => arrived.current.has(e.id));
   }, [entries]);
-  return fresh;
 }
 
 export function CoachHome() {
@@ -99,7 +103,8 @@ export function CoachHome() {
         </h2>
         {fresh.length > 0 && (
           <p className="notice" role="alert" data-testid="queue-alert">
-            New in the queue: {fresh.map((e) => `${e.candidate} · ${e.title}`).join(", ")}
+            New in the queue: {fresh.slice(0, ALERT_NAMES).map((e) => `${e.candidate} · ${e.title}`).join(", ")}
+            {fresh.length > ALERT_NAMES && ` and ${fresh.length - ALERT_NAMES} more`}
           </p>
         )}
         {queue.error !== undefined && <p className="error">{describeError(queue.error)}</p>}

@@ -14,6 +14,8 @@ describe("the coach queue's new entries", () => {
     });
     rerender({ entries: [entry(1)] });
     expect(result.current).toEqual([]); // there when the console opened: not new
+    rerender({ entries: [entry(1)] }); // a poll with nothing new keeps the first set
+    expect(result.current).toEqual([]);
     rerender({ entries: [entry(1), entry(2)] });
     expect(result.current.map((e) => e.id)).toEqual([2]);
     rerender({ entries: [entry(1), entry(2), entry(3)] });

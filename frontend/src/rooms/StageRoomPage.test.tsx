@@ -88,7 +88,7 @@ describe("a coached stage's clock waits for the coach", () => {
     current.coach = { coach_requested: true, coach: "lin" };
     current.presence = [{ user: "lin", role: "coach" }];
     renderRoom("live");
-    expect(screen.getByTestId("coach-joined").textContent).toContain("Your coach lin joined");
+    expect(screen.getByTestId("coach-joined").textContent).toContain("Coach joined: lin is in the room");
     expect(screen.getByRole("button", { name: "Start the clock" })).toBeTruthy();
   });
 });

@@ -68,7 +68,7 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
       {room.lastError && <p className="notice small">{room.lastError}</p>}
       {isOwner && coachHere && stage.status !== "done" && (
         <p className="notice ok small" role="status" data-testid="coach-joined">
-          Your coach {stage.coach} joined the room.
+          Coach joined: {stage.coach} is in the room.
         </p>
       )}
       <FollowUpBanners events={liveEvents} />
