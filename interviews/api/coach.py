@@ -19,6 +19,7 @@ from interviews.services.stages import stage_claim
 from .base import (
     PracticeApi,
     ScopedThrottle,
+    StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
     StrictSerializer,
@@ -130,23 +131,35 @@ class ScoreInputSerializer(StrictSerializer):
 class ScorecardInputSerializer(StrictSerializer):
     scores = ScoreInputSerializer(many=True, allow_empty=True)
     summary = StrictCharField(allow_blank=True, max_length=20_000)
-    recommendation = serializers.ChoiceField(choices=Scorecard.Recommendation.choices)
+    recommendation = serializers.ChoiceField(
+        choices=Scorecard.Recommendation.choices, required=False, allow_blank=True, default=""
+    )
     private_notes = StrictCharField(required=False, allow_blank=True, default="", max_length=20_000)
+    submit = StrictBooleanField(required=False, default=False)
 
 
 class StageScorecardApi(PracticeApi):
     @extend_schema(
         responses={200: ScorecardCoachSerializer},
-        description="The candidate sees the scorecard once the stage is finished, without "
-        "`private_notes`; the coach and admins see it all.",
+        description="The candidate sees the scorecard once the stage is finished and the "
+        "coach has submitted it (404 while it is a draft), without `private_notes`; the "
+        "coach and admins see it all, drafts included (`draft`).",
     )
     def get(self, request: Request, stage_id: int) -> Response:
         stage = stage_for(request.user, stage_id)
         view = access.access_scorecard(request.user, stage)
-        serializer = ScorecardCoachSerializer if view == "coach" else ScorecardCandidateSerializer
-        return Response(serializer(scorecard_of(stage)).data)
+        if view == "coach":
+            return Response(ScorecardCoachSerializer(scorecard_of(stage, drafts=True)).data)
+        return Response(ScorecardCandidateSerializer(scorecard_of(stage)).data)
 
-    @extend_schema(request=ScorecardInputSerializer, responses={200: ScorecardCoachSerializer})
+    @extend_schema(
+        request=ScorecardInputSerializer,
+        responses={200: ScorecardCoachSerializer},
+        description="Save the scorecard as a draft (the recommendation may stay unset), or "
+        "with `submit: true` submit it (a recommendation is needed) so the candidate sees "
+        "it once the stage is finished. A submitted scorecard changes only by submitting "
+        "again (409 `scorecard_submitted`).",
+    )
     def put(self, request: Request, stage_id: int) -> Response:
         stage = stage_for(request.user, stage_id)
         serializer = ScorecardInputSerializer(data=request.data)

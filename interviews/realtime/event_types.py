@@ -139,8 +139,11 @@ class BlurSignal(TypedDict):
 
 
 class ScorecardSavedPayload(TypedDict):
+    """`recommendation` null: a draft without one yet; `submitted` false: a draft."""
+
     id: int
-    recommendation: Recommendation
+    recommendation: Recommendation | None
+    submitted: bool
 
 
 class ReviewMatchSetPayload(TypedDict):

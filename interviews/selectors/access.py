@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
-from interviews.models import Loop, Stage, Submission
+from interviews.models import Loop, Scorecard, Stage, Submission
 from interviews.roles import ADMIN, COACH, role_of
 
 if TYPE_CHECKING:
@@ -100,10 +100,14 @@ def loops_visible_to(user: AnyUser) -> QuerySet[Loop]:
     else:
         visible_loop_ids = stages_visible_to(user).values("loop_id")
         loops = Loop.objects.filter(Q(candidate=user) | Q(pk__in=visible_loop_ids))
+    submitted = Scorecard.objects.filter(stage=OuterRef("pk"), draft=False)
     return loops.select_related("template", "candidate").prefetch_related(
         Prefetch(
             "stages",
-            queryset=stages_visible_to(user).select_related("coach").order_by("position"),
+            queryset=stages_visible_to(user)
+            .select_related("coach")
+            .annotate(scorecard_submitted=Exists(submitted))
+            .order_by("position"),
             to_attr="visible_stages",
         )
     )

@@ -71,9 +71,12 @@ def stage_rubrics(stages: Sequence[Stage]) -> dict[int, Rubric | None]:
 
 
 def _scorecards(stage_ids: Sequence[int]) -> dict[int, Scorecard]:
+    """The submitted scorecards of the stages (a coach's draft counts nowhere yet)."""
     return {
         card.stage_id: card
-        for card in Scorecard.objects.filter(stage_id__in=stage_ids).select_related("coach")
+        for card in Scorecard.objects.filter(stage_id__in=stage_ids, draft=False).select_related(
+            "coach"
+        )
     }
 
 
@@ -282,7 +285,7 @@ def coach_calibration(*, coach: AbstractBaseUser) -> dict[str, Any]:
     cards = {"coach": 0, "all": 0}
     levels = {"coach": [0.0, 0], "all": [0.0, 0]}
     scorers: set[int] = set()
-    rows = Scorecard.objects.values_list("coach_id", "scores", "recommendation")
+    rows = Scorecard.objects.filter(draft=False).values_list("coach_id", "scores", "recommendation")
     for coach_id, scores, recommendation in rows.iterator():
         groups = ("coach", "all") if coach_id == coach.pk else ("all",)
         if coach_id is not None:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from interviews import bank_cache
@@ -39,11 +39,18 @@ if TYPE_CHECKING:
 # --- stages ---------------------------------------------------------------------------
 
 
+def _scorecard_submitted() -> Exists:
+    """Annotation: the stage's coach has submitted a scorecard (a draft does not count)."""
+    return Exists(Scorecard.objects.filter(stage=OuterRef("pk"), draft=False))
+
+
 def stage_for(user: AnyUser, stage_id: int) -> Stage:
-    """A stage the user may see (with its loop and coach loaded), else NotFound."""
+    """A stage the user may see (with its loop and coach loaded, and whether it has a
+    submitted scorecard), else NotFound."""
     stage = (
         stages_visible_to(user)
         .select_related("loop", "loop__candidate", "coach")
+        .annotate(scorecard_submitted=_scorecard_submitted())
         .filter(pk=stage_id)
         .first()
     )
@@ -62,6 +69,9 @@ def coach_queue() -> QuerySet[Stage]:
             status__in=[Stage.Status.PENDING, Stage.Status.LIVE],
         )
         .select_related("loop", "loop__candidate", "loop__template")
+        .annotate(
+            scorecard_submitted=Exists(Scorecard.objects.filter(stage=OuterRef("pk"), draft=False))
+        )
         .order_by("loop__created_at", "loop_id", "position")
     )
 
@@ -242,8 +252,13 @@ def review_comments_of(stage: Stage) -> QuerySet[ReviewComment]:
     )
 
 
-def scorecard_of(stage: Stage) -> Scorecard:
-    scorecard = Scorecard.objects.select_related("coach").filter(stage=stage).first()
+def scorecard_of(stage: Stage, *, drafts: bool = False) -> Scorecard:
+    """The stage's scorecard; a draft only with `drafts` (its coach's view), else
+    NotFound as if there were none."""
+    scorecards = Scorecard.objects.select_related("coach").filter(stage=stage)
+    if not drafts:
+        scorecards = scorecards.filter(draft=False)
+    scorecard = scorecards.first()
     if scorecard is None:
         raise NotFound("This stage has no scorecard yet.")
     return scorecard

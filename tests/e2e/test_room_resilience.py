@@ -155,7 +155,7 @@ def test_refused_coach_room_is_inert(
     coach.get_by_role("tab", name="Notes").click()
     expect(coach.get_by_role("button", name="Add note")).to_be_disabled()
     coach.get_by_role("tab", name="Scorecard").click()
-    expect(coach.get_by_role("button", name="Save scorecard")).to_be_disabled()
+    expect(coach.get_by_role("button", name="Save draft")).to_be_disabled()
     expect(coach.get_by_label("Summary (the candidate reads this)")).to_be_disabled()
     coach.screenshot(path=screenshot_path("coach-room-refused-scorecard"))
     coach.get_by_role("tab", name="Follow-ups").click()

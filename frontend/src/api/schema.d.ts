@@ -606,12 +606,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The candidate sees the scorecard once the stage is finished, without `private_notes`; the coach and admins see it all. */
+        /** @description The candidate sees the scorecard once the stage is finished and the coach has submitted it (404 while it is a draft), without `private_notes`; the coach and admins see it all, drafts included (`draft`). */
         get: operations["v1_stages_scorecard_retrieve"];
-        /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
-         */
+        /** @description Save the scorecard as a draft (the recommendation may stay unset), or with `submit: true` submit it (a recommendation is needed) so the candidate sees it once the stage is finished. A submitted scorecard changes only by submitting again (409 `scorecard_submitted`). */
         put: operations["v1_stages_scorecard_update"];
         post?: never;
         delete?: never;
@@ -799,6 +796,8 @@ export interface components {
             line: number;
             rule: string;
         };
+        /** @enum {unknown} */
+        BlankEnum: "";
         Calibration: {
             coach: components["schemas"]["CalibrationCoach"];
             scorecards: components["schemas"]["CalibrationCounts"];
@@ -1404,6 +1403,8 @@ export interface components {
             readonly time_remaining_ms: number;
             coach_requested?: boolean;
             readonly coach: string | null;
+            /** @description Whether its coach has submitted a scorecard (a draft does not count). */
+            readonly scorecard_submitted: boolean;
             readonly loop_title: string;
             /** Format: date-time */
             readonly loop_started_at: string;
@@ -1599,10 +1600,20 @@ export interface components {
             readonly coach: string | null;
             readonly scores: components["schemas"]["Score"][];
             summary?: string;
-            recommendation: components["schemas"]["RecommendationEnum"];
+            /**
+             * @description Unset in a draft.
+             *
+             *     * `strong_no` - Strong No
+             *     * `no` - No
+             *     * `yes` - Yes
+             *     * `strong_yes` - Strong Yes
+             */
+            recommendation?: components["schemas"]["RecommendationEnum"] | components["schemas"]["BlankEnum"];
             /** Format: date-time */
             readonly updated_at: string;
             private_notes?: string;
+            /** @description Saved by the coach but not submitted: the candidate sees nothing of it. */
+            draft?: boolean;
         };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
@@ -1611,9 +1622,12 @@ export interface components {
         ScorecardInputRequest: {
             scores: components["schemas"]["ScoreInputRequest"][];
             summary: string;
-            recommendation: components["schemas"]["RecommendationEnum"];
+            /** @default  */
+            recommendation: components["schemas"]["RecommendationEnum"] | components["schemas"]["BlankEnum"];
             /** @default  */
             private_notes: string;
+            /** @default false */
+            submit: boolean;
         };
         /**
          * @description * `scored` - scored
@@ -1687,6 +1701,8 @@ export interface components {
             readonly time_remaining_ms: number;
             coach_requested?: boolean;
             readonly coach: string | null;
+            /** @description Whether its coach has submitted a scorecard (a draft does not count). */
+            readonly scorecard_submitted: boolean;
             /** Format: date-time */
             readonly server_time: string;
             readonly coached: boolean;
@@ -1722,6 +1738,8 @@ export interface components {
             readonly time_remaining_ms: number;
             coach_requested?: boolean;
             readonly coach: string | null;
+            /** @description Whether its coach has submitted a scorecard (a draft does not count). */
+            readonly scorecard_submitted: boolean;
             /** Format: date-time */
             readonly server_time: string;
             readonly coached: boolean;
@@ -1864,6 +1882,8 @@ export interface components {
             readonly time_remaining_ms: number;
             coach_requested?: boolean;
             readonly coach: string | null;
+            /** @description Whether its coach has submitted a scorecard (a draft does not count). */
+            readonly scorecard_submitted: boolean;
         };
         StageTemplateOut: {
             /** Format: int64 */

@@ -27,7 +27,7 @@ export function ScorecardView() {
       {card.data && (
         <>
           <p>
-            <span className={`reco reco-${card.data.recommendation}`}>{RECOMMENDATION_LABEL[card.data.recommendation]}</span>
+            <span className={`reco reco-${card.data.recommendation}`}>{RECOMMENDATION_LABEL[card.data.recommendation ?? ""]}</span>
             {card.data.coach && <span className="muted small"> · scored by {card.data.coach}</span>}
           </p>
           <ul className="score-bars" aria-label="Scores by dimension">

@@ -65,6 +65,7 @@ export function CoachHome() {
   );
   const active = mine.filter((s) => s.status !== "done");
   const finished = mine.filter((s) => s.status === "done");
+  const unscored = finished.filter((s) => !s.scorecard_submitted);
 
   async function claim(id: number) {
     setBusy(id);
@@ -163,6 +164,23 @@ export function CoachHome() {
             </li>
           ))}
         </ul>
+        {unscored.length > 0 && (
+          <div className="notice" data-testid="unscored">
+            <strong>
+              {unscored.length} finished {unscored.length === 1 ? "stage has" : "stages have"} no submitted scorecard
+            </strong>{" "}
+            — the candidate sees nothing until you submit one.
+            <ul className="plain">
+              {unscored.map((s) => (
+                <li key={s.id}>
+                  <Link to={`/coach/stages/${s.id}`}>
+                    {s.candidate} · {s.title}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         {finished.length > 0 && (
           <details>
             <summary>Finished ({finished.length})</summary>
@@ -173,6 +191,7 @@ export function CoachHome() {
                     {s.candidate} · {s.title}
                   </Link>{" "}
                   · <Link to={`/stages/${s.id}/replay`}>Replay</Link> · <Link to={`/loops/${s.loop}/report`}>Report</Link>
+                  {!s.scorecard_submitted && <span className="badge status-pending"> no scorecard</span>}
                 </li>
               ))}
             </ul>

@@ -1,9 +1,17 @@
-import { renderHook } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { cleanup, render, renderHook, screen } from "@testing-library/react";
+import { MemoryRouter } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
-import type { QueueEntry } from "../api/client";
+import { api, type Loop, type QueueEntry } from "../api/client";
 import { coachPresent, coachState } from "../lib/coachedStage";
-import { useNewQueueEntries } from "./CoachHome";
+import { CoachHome, useNewQueueEntries } from "./CoachHome";
+
+vi.mock("../auth/session", () => ({ useMe: () => ({ username: "lin", role: "coach" }) }));
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 const entry = (id: number) => ({ id, title: `Stage ${id}`, candidate: "grace", status: "pending" }) as unknown as QueueEntry;
 
@@ -33,5 +41,32 @@ describe("a coached stage's state for its candidate", () => {
     expect(coachPresent({ coach: "lin" }, [{ user: "grace" }])).toBe(false);
     expect(coachPresent({ coach: "lin" }, [{ user: "grace" }, { user: "lin" }])).toBe(true);
     expect(coachPresent({ coach: null }, [{ user: "lin" }])).toBe(false);
+  });
+});
+
+describe("the coach console", () => {
+  it("flags finished stages of the coach's without a submitted scorecard", async () => {
+    const stage = (id: number, title: string, submitted: boolean) => ({
+      id,
+      loop: 1,
+      title,
+      kind: "coding",
+      status: "done",
+      coach: "lin",
+      scorecard_submitted: submitted,
+    });
+    vi.spyOn(api, "coachQueue").mockResolvedValue([]);
+    vi.spyOn(api, "loops").mockResolvedValue([
+      { id: 1, title: "Loop", candidate: "grace", stages: [stage(3, "Coding", false), stage(4, "Design", true)] },
+    ] as unknown as Loop[]);
+    render(
+      <MemoryRouter>
+        <CoachHome />
+      </MemoryRouter>,
+    );
+    const flag = await screen.findByTestId("unscored");
+    expect(flag.textContent).toContain("1 finished stage has no submitted scorecard");
+    expect(flag.textContent).toContain("grace · Coding");
+    expect(flag.textContent).not.toContain("Design");
   });
 });

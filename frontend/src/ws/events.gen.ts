@@ -92,9 +92,11 @@ export type BlurSignal = {
   ms: number;
 };
 
+/** `recommendation` null: a draft without one yet; `submitted` false: a draft. */
 export type ScorecardSavedPayload = {
   id: number;
-  recommendation: "strong_no" | "no" | "yes" | "strong_yes";
+  recommendation: "strong_no" | "no" | "yes" | "strong_yes" | null;
+  submitted: boolean;
 };
 
 /** `flaw` null: the coach ruled that the comment matches no flaw. */
