@@ -5,6 +5,7 @@ the candidate sees the banner and the unlocked part 2."""
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.factories import CoachFactory, UserFactory
 
@@ -90,3 +91,12 @@ def test_coach_watches_typing_and_pushes_a_follow_up(
     coach.get_by_role("tab", name="Signals (1)").click()
     coach.get_by_test_id("integrity-log").get_by_text("Pasted 300 characters").wait_for()
     assert "Pasted" not in candidate.locator("body").inner_text()
+
+    # After a reload the banner is gone, but both sides still see the pushed follow-up.
+    for side in (candidate, coach):
+        side.reload()
+        pushed = side.get_by_test_id("pushed-follow-ups")
+        expect(pushed).to_contain_text("Follow-ups so far (1)")
+        expect(pushed).to_contain_text("from coach-lin")
+        expect(pushed).to_contain_text("unlocked part 2")
+    candidate.screenshot(path=screenshot_path("candidate-follow-ups-after-reload"))
