@@ -139,7 +139,7 @@ def test_refused_coach_room_is_inert(
     )
     expect(coach.get_by_test_id("connection")).to_have_text("Not allowed")
     # Nothing acts on the stage any more...
-    for name in ("Pause clock", "Resume clock", "+5 min", "Finish stage"):
+    for name in ("Pause clock", "Resume clock", "Extend", "Finish stage"):
         expect(coach.get_by_role("button", name=name)).to_have_count(0)
     expect(coach.get_by_test_id("follow-up-1").get_by_role("button", name="Push")).to_be_disabled()
     expect(coach.get_by_label("Free-text follow-up")).to_be_disabled()

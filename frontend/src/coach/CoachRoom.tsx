@@ -166,6 +166,43 @@ function SignalsPanel({ room }: { room: Room }) {
   );
 }
 
+/** Extend the clock by a chosen number of minutes (1–120, as the server allows). */
+export function ExtendClock({ stageId }: { stageId: number }) {
+  const { error, busy, run } = useAction();
+  const [minutes, setMinutes] = useState(5);
+  const valid = Number.isInteger(minutes) && minutes >= 1 && minutes <= 120;
+  return (
+    <form
+      className="inline extend-clock"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (valid) void run(() => api.timer(stageId, "extend", minutes));
+      }}
+    >
+      <label className="sr-only" htmlFor="extend-minutes">
+        Minutes to add
+      </label>
+      <input
+        id="extend-minutes"
+        type="number"
+        min={1}
+        max={120}
+        value={Number.isNaN(minutes) ? "" : minutes}
+        onChange={(e) => setMinutes(e.target.valueAsNumber)}
+        className="minutes-input"
+      />
+      <button type="submit" className="secondary small" disabled={busy || !valid}>
+        Extend
+      </button>
+      {error && (
+        <span className="error small" role="alert">
+          {error}
+        </span>
+      )}
+    </form>
+  );
+}
+
 function TimerControls({ room }: { room: Room }) {
   const { error, busy, run } = useAction();
   if (!roomActive(room)) return null;
@@ -180,9 +217,7 @@ function TimerControls({ room }: { room: Room }) {
           Pause clock
         </button>
       )}
-      <button type="button" className="secondary small" disabled={busy} onClick={() => void run(() => api.timer(room.stage.id, "extend", 5))}>
-        +5 min
-      </button>
+      <ExtendClock stageId={room.stage.id} />
       <button
         type="button"
         className="danger small"

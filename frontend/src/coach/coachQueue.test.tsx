@@ -1,10 +1,11 @@
-import { cleanup, render, renderHook, screen } from "@testing-library/react";
+import { cleanup, fireEvent, render, renderHook, screen, waitFor } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { api, type Loop, type QueueEntry } from "../api/client";
 import { coachPresent, coachState } from "../lib/coachedStage";
 import { CoachHome, useNewQueueEntries } from "./CoachHome";
+import { ExtendClock } from "./CoachRoom";
 
 vi.mock("../auth/session", () => ({ useMe: () => ({ username: "lin", role: "coach" }) }));
 
@@ -68,5 +69,18 @@ describe("the coach console", () => {
     expect(flag.textContent).toContain("1 finished stage has no submitted scorecard");
     expect(flag.textContent).toContain("grace · Coding");
     expect(flag.textContent).not.toContain("Design");
+  });
+});
+
+describe("extending the clock", () => {
+  it("adds the chosen number of minutes, and refuses what the server would", async () => {
+    const timer = vi.spyOn(api, "timer").mockResolvedValue({} as never);
+    render(<ExtendClock stageId={7} />);
+    const input = screen.getByLabelText("Minutes to add");
+    fireEvent.change(input, { target: { value: "12" } });
+    fireEvent.click(screen.getByRole("button", { name: "Extend" }));
+    await waitFor(() => expect(timer).toHaveBeenCalledWith(7, "extend", 12));
+    fireEvent.change(input, { target: { value: "500" } });
+    expect((screen.getByRole("button", { name: "Extend" }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
