@@ -116,9 +116,11 @@ def test_the_candidate_continues_solo_and_the_scripted_follow_up_fires(
     stage.refresh_from_db()
     assert stage.status == "live" and not stage.coach_requested and stage.coach_id is None
 
-    # The scripted interviewer (the beat's tick) pushes the timed follow-up.
-    banner = candidate.get_by_test_id("follow-up-banner")
-    expect(banner).to_be_visible(timeout=15_000)
+    # The scripted interviewer (the beat's tick) pushes the timed follow-up: listed in the
+    # room (a banner too, if it arrives after the room has synced).
+    pushed = candidate.get_by_test_id("pushed-follow-ups")
+    expect(pushed).to_contain_text("scripted interviewer", timeout=15_000)
+    expect(pushed).to_contain_text(timed.prompt.split("\n")[0][:40])
     assert stage.pushed_follow_ups.filter(follow_up=timed, pushed_by__isnull=True).exists()
     candidate.screenshot(path=screenshot_path("candidate-solo-follow-up"))
 
