@@ -1,6 +1,7 @@
 """What coaches (and admins) do: the queue, claiming a stage, pushing follow-ups, private
 notes and the scorecard."""
 
+from django.contrib.auth import get_user_model
 from django.urls import path
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
@@ -9,12 +10,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from interviews import access
+from interviews.auth import user_with_role
 from interviews.models import FollowUp, Scorecard
 from interviews.selectors.stages import coach_queue, scorecard_of, stage_claim_target_for, stage_for
 from interviews.services.follow_ups import stage_push_follow_up
 from interviews.services.notes import coach_note_create
 from interviews.services.scorecards import scorecard_save
-from interviews.services.stages import stage_claim
+from interviews.services.stages import stage_claim, stage_hand_over, stage_release
 
 from .base import (
     PracticeApi,
@@ -58,6 +60,41 @@ class StageClaimApi(PracticeApi):
     def post(self, request: Request, stage_id: int) -> Response:
         stage = stage_claim_target_for(request.user, stage_id)
         stage = stage_claim(stage=stage, coach=request.user)
+        return Response(StageSummarySerializer(stage).data)
+
+
+class StageReleaseApi(PracticeApi):
+    @extend_schema(
+        request=None,
+        responses={200: StageSummarySerializer},
+        description="Its coach (or an admin) gives the stage back to the coach queue.",
+    )
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = stage_for(request.user, stage_id)
+        stage = stage_release(stage=stage, actor=request.user)
+        return Response(StageSummarySerializer(stage).data)
+
+
+class HandOverInputSerializer(StrictSerializer):
+    coach = serializers.SlugRelatedField(
+        slug_field="username",
+        queryset=get_user_model().objects.filter(is_active=True),
+        error_messages={"does_not_exist": 'No user "{value}".'},
+    )
+
+
+class StageHandOverApi(PracticeApi):
+    @extend_schema(
+        request=HandOverInputSerializer,
+        responses={200: StageSummarySerializer},
+        description="Its coach (or an admin) hands the stage to another coach (by username).",
+    )
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = stage_for(request.user, stage_id)
+        serializer = HandOverInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        to = user_with_role(serializer.validated_data["coach"].pk)
+        stage = stage_hand_over(stage=stage, actor=request.user, to=to)
         return Response(StageSummarySerializer(stage).data)
 
 
@@ -171,6 +208,8 @@ class StageScorecardApi(PracticeApi):
 urlpatterns = [
     path("coach/queue/", CoachQueueApi.as_view(), name="coach-queue"),
     path("stages/<int:stage_id>/claim/", StageClaimApi.as_view(), name="stage-claim"),
+    path("stages/<int:stage_id>/release/", StageReleaseApi.as_view(), name="stage-release"),
+    path("stages/<int:stage_id>/hand-over/", StageHandOverApi.as_view(), name="stage-hand-over"),
     path("stages/<int:stage_id>/follow-ups/", StageFollowUpApi.as_view(), name="stage-follow-ups"),
     path("stages/<int:stage_id>/notes/", StageNotesApi.as_view(), name="stage-notes"),
     path("stages/<int:stage_id>/scorecard/", StageScorecardApi.as_view(), name="stage-scorecard"),

@@ -70,6 +70,12 @@ class StageClaimedPayload(TypedDict):
     coach: str
 
 
+class StageReleasedPayload(TypedDict):
+    """Its coach gave the stage back to the queue (`coach`: who had it)."""
+
+    coach: str
+
+
 class DocUpdatePayload(TypedDict):
     doc: str
     update: str
@@ -168,6 +174,7 @@ class EventSpec:
 EVENTS: dict[str, EventSpec] = {
     "stage.status": EventSpec(StageStatusPayload),
     "stage.claimed": EventSpec(StageClaimedPayload),
+    "stage.released": EventSpec(StageReleasedPayload),
     "timer": EventSpec(TimerPayload),
     "doc.update": EventSpec(DocUpdatePayload),
     "follow_up": EventSpec(FollowUpPayload),

@@ -10,11 +10,17 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from interviews.access import access_stage_claim, access_stage_clock, access_stage_start
+from interviews.access import (
+    access_stage_as_coach,
+    access_stage_claim,
+    access_stage_clock,
+    access_stage_start,
+)
 from interviews.models import Loop, Stage
 from interviews.realtime.events import emit
+from interviews.roles import COACH, role_of
 
-from .errors import StateConflict
+from .errors import InvalidInput, StateConflict
 
 
 def _locked(stage: Stage) -> Stage:
@@ -91,6 +97,42 @@ def stage_finish(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
     stage.paused_remaining_ms = None
     stage.save(update_fields=["status", "finished_at", "paused_remaining_ms"])
     emit(stage, "stage.status", stage_status_payload(stage, "finish"), actor=actor)
+    return stage
+
+
+@transaction.atomic
+def stage_release(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
+    """Its coach (or an admin) gives a stage that has not finished back to the coach
+    queue; another coach may claim it. The old coach's room sockets lose access."""
+    stage = _locked(stage)
+    access_stage_as_coach(actor, stage, doing="releases the stage")
+    if stage.coach_id is None:
+        raise StateConflict("Nobody has claimed this stage.", code="stage_not_claimed")
+    if stage.status == Stage.Status.DONE:
+        raise StateConflict("This stage is finished.", code="stage_finished")
+    previous = stage.coach.get_username()
+    stage.coach = None
+    stage.coach_requested = True
+    stage.save(update_fields=["coach", "coach_requested"])
+    emit(stage, "stage.released", {"coach": previous}, actor=actor)
+    return stage
+
+
+@transaction.atomic
+def stage_hand_over(*, stage: Stage, actor: AbstractBaseUser, to: AbstractBaseUser) -> Stage:
+    """Its coach (or an admin) hands a stage to another coach, who has it as if claimed."""
+    stage = _locked(stage)
+    access_stage_as_coach(actor, stage, doing="hands the stage over")
+    if role_of(to) != COACH:
+        raise InvalidInput(errors={"coach": ["Hand the stage to a coach."]})
+    if stage.status == Stage.Status.DONE:
+        raise StateConflict("This stage is finished.", code="stage_finished")
+    if stage.coach_id == to.pk:
+        return stage
+    stage.coach = to
+    stage.coach_requested = True
+    stage.save(update_fields=["coach", "coach_requested"])
+    emit(stage, "stage.claimed", {"coach": to.get_username()}, actor=actor)
     return stage
 
 

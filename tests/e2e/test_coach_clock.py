@@ -90,6 +90,15 @@ def test_the_clock_waits_for_the_coach_who_claims_and_starts_it(
     candidate.screenshot(path=screenshot_path("candidate-room-coach-running"))
     coach.screenshot(path=screenshot_path("coach-room-running"))
 
+    # The coach gives the stage back: it is in the queue again, and their room closes.
+    coach.get_by_text("Release or hand over").click()
+    coach.screenshot(path=screenshot_path("coach-room-release"))
+    coach.once("dialog", lambda dialog: dialog.accept())
+    coach.get_by_role("button", name="Release to the queue").click()
+    expect(coach.get_by_test_id("room-refused")).to_be_visible()
+    stage.refresh_from_db()
+    assert stage.coach_id is None and stage in coach_queue()
+
 
 def test_the_candidate_continues_solo_and_the_scripted_follow_up_fires(
     page, live_server_url, bank, celery_worker, screenshot_path

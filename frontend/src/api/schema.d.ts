@@ -503,6 +503,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stages/{stage_id}/hand-over/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Its coach (or an admin) hands the stage to another coach (by username). */
+        post: operations["v1_stages_hand_over_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stages/{stage_id}/notes/": {
         parameters: {
             query?: never;
@@ -521,6 +538,23 @@ export interface paths {
          *     become responses in the one exception handler (errors.py).
          */
         post: operations["v1_stages_notes_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stages/{stage_id}/release/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Its coach (or an admin) gives the stage back to the coach queue. */
+        post: operations["v1_stages_release_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -999,6 +1033,14 @@ export interface components {
             follow_up?: number | null;
             /** @default  */
             text: string;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        HandOverInputRequest: {
+            /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
+            coach: string;
         };
         /**
          * @description * `stdio` - Stdio
@@ -2762,6 +2804,31 @@ export interface operations {
             };
         };
     };
+    v1_stages_hand_over_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandOverInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StageSummary"];
+                };
+            };
+        };
+    };
     v1_stages_notes_list: {
         parameters: {
             query?: never;
@@ -2804,6 +2871,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CoachNoteOut"];
+                };
+            };
+        };
+    };
+    v1_stages_release_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StageSummary"];
                 };
             };
         };

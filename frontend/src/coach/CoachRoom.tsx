@@ -203,6 +203,50 @@ export function ExtendClock({ stageId }: { stageId: number }) {
   );
 }
 
+/** Give the stage back to the queue, or to another coach (by username): either way this
+ * coach's room closes (the server refuses its socket once the stage is not theirs). */
+function HandOverControls({ room }: { room: Room }) {
+  const { error, busy, run } = useAction();
+  const [to, setTo] = useState("");
+  if (room.refused || room.stage.status === "done" || !room.stage.coach) return null;
+  return (
+    <details className="hand-over">
+      <summary className="small">Release or hand over</summary>
+      <div className="stack">
+        <button
+          type="button"
+          className="secondary small"
+          disabled={busy}
+          onClick={() => {
+            if (window.confirm("Give this stage back to the coach queue?")) void run(() => api.release(room.stage.id));
+          }}
+        >
+          Release to the queue
+        </button>
+        <form
+          className="inline"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (to.trim()) void run(() => api.handOver(room.stage.id, to.trim()));
+          }}
+        >
+          <label className="small">
+            Hand to coach <input value={to} onChange={(e) => setTo(e.target.value)} placeholder="username" />
+          </label>
+          <button type="submit" className="secondary small" disabled={busy || !to.trim()}>
+            Hand over
+          </button>
+        </form>
+        {error && (
+          <span className="error small" role="alert">
+            {error}
+          </span>
+        )}
+      </div>
+    </details>
+  );
+}
+
 function TimerControls({ room }: { room: Room }) {
   const { error, busy, run } = useAction();
   if (!roomActive(room)) return null;
@@ -314,6 +358,7 @@ function CoachRoomView({ room, kinds }: { room: Room; kinds: StageKinds }) {
         </span>
       )}
       <TimerControls room={room} />
+      <HandOverControls room={room} />
       {room.stage.status === "done" && !room.refused && (
         <Link className="button secondary small" to={`/stages/${room.stage.id}/replay`}>
           Replay

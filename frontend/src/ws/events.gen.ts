@@ -18,6 +18,11 @@ export type StageClaimedPayload = {
   coach: string;
 };
 
+/** Its coach gave the stage back to the queue (`coach`: who had it). */
+export type StageReleasedPayload = {
+  coach: string;
+};
+
 /** The clock as the server decides it; `remaining_ms` is measured when sent. */
 export type TimerPayload = {
   reason: "hello" | "pause" | "resume" | "extend" | "expired";
@@ -190,6 +195,8 @@ export type StageStatusEvent = EventEnvelope & { type: "stage.status"; private: 
 
 export type StageClaimedEvent = EventEnvelope & { type: "stage.claimed"; private: false } & StageClaimedPayload;
 
+export type StageReleasedEvent = EventEnvelope & { type: "stage.released"; private: false } & StageReleasedPayload;
+
 export type TimerEvent = EventEnvelope & { type: "timer"; private: false } & TimerPayload;
 
 export type DocUpdateEvent = EventEnvelope & { type: "doc.update"; private: false } & DocUpdatePayload;
@@ -219,6 +226,7 @@ export type ReviewMatchClearedEvent = EventEnvelope & { type: "review_match.clea
 export type LoggedEvent =
   | StageStatusEvent
   | StageClaimedEvent
+  | StageReleasedEvent
   | TimerEvent
   | DocUpdateEvent
   | FollowUpEvent
@@ -236,6 +244,7 @@ export type LoggedEvent =
 export type LoggedEventType =
   | "stage.status"
   | "stage.claimed"
+  | "stage.released"
   | "timer"
   | "doc.update"
   | "follow_up"

@@ -153,6 +153,14 @@ CASES = [
     ),
     Case("coach-queue", "get", lambda w: f"{API}/coach/queue/", (401, 403, 403, 200, 200, 200)),
     Case("claim", "post", stage_url("values", "claim/"), (401, 404, 403, 200, 200, 200)),
+    Case("release", "post", stage_url("review", "release/"), (401, 404, 403, 404, 200, 200)),
+    Case(
+        "hand-over",
+        "post",
+        stage_url("review", "hand-over/"),
+        (401, 404, 403, 404, 200, 200),
+        body=lambda w, role: {"coach": "coach-free"},
+    ),
     Case(
         "follow-ups",
         "post",

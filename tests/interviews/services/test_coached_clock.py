@@ -182,3 +182,35 @@ def test_the_scripted_interviewer_runs_a_stage_continued_solo(world, waiting):
     assert [p.follow_up.trigger for p in live.stage_fire_timed_follow_ups(stage=solo)] == [
         "after_minutes"
     ]
+
+
+# --- a coach gives a stage back, or hands it on -----------------------------------------
+
+
+def test_the_coach_releases_a_stage_back_to_the_queue(world, waiting):
+    from interviews.services.stages import stage_release
+
+    stage_claim(stage=waiting, coach=world.coach)
+    _refused(lambda: stage_release(stage=waiting, actor=world.assigned), NotAllowed, "not_allowed")
+    _refused(lambda: stage_release(stage=waiting, actor=world.owner), NotAllowed, "not_allowed")
+    released = stage_release(stage=waiting, actor=world.coach)
+    assert released.coach_id is None and released in coach_queue()
+    _refused(
+        lambda: stage_release(stage=released, actor=world.admin),
+        StateConflict,
+        "stage_not_claimed",
+    )
+    assert stage_claim(stage=released, coach=world.assigned).coach == world.assigned
+
+
+def test_the_coach_hands_a_stage_to_another_coach(world, as_user):
+    url = f"/api/v1/stages/{world.review.pk}/hand-over/"
+    refused = as_user(world.assigned).post(url, {"coach": world.owner.username}, format="json")
+    assert refused.status_code == 400 and "coach" in refused.json()["errors"]
+    assert as_user(world.coach).post(url, {"coach": "coach-free"}, format="json").status_code == 404
+    handed = as_user(world.assigned).post(url, {"coach": "coach-free"}, format="json")
+    assert handed.status_code == 200 and handed.json()["coach"] == "coach-free"
+    # The old coach no longer sees it; the new one does and may release it.
+    assert as_user(world.assigned).get(f"/api/v1/stages/{world.review.pk}/").status_code == 404
+    release = as_user(world.coach).post(f"/api/v1/stages/{world.review.pk}/release/")
+    assert release.status_code == 200 and release.json()["coach"] is None

@@ -34,7 +34,7 @@ from interviews.services.reviews import (
     review_match_override_set,
 )
 from interviews.services.scorecards import scorecard_save
-from interviews.services.stages import stage_claim, stage_finish, stage_start
+from interviews.services.stages import stage_claim, stage_finish, stage_release, stage_start
 from interviews.services.submissions import submission_create
 from sandbox import JobResult
 from sandbox import TestResult as SandboxTestResult
@@ -226,6 +226,12 @@ CASES = [
         lambda w, mp: stage_claim(stage=w.values, coach=w.coach),
         [("stage.claimed", False, {"coach": "coach-free"})],
         stage="values",
+    ),
+    Case(
+        "release",
+        lambda w, mp: stage_release(stage=w.review, actor=w.assigned),
+        [("stage.released", False, {"coach": "coach-assigned"})],
+        stage="review",
     ),
     Case(
         "chat",
