@@ -36,6 +36,8 @@ from interviews.selectors.access import (
     can_use_coach_queue,
     is_admin,
     is_stage_owner,
+    stage_waits_for_coach,
+    stage_went_solo,
 )
 from interviews.services.errors import NotAllowed, NotFound, StateConflict
 from interviews.stage_kinds import stage_kind_get
@@ -86,6 +88,28 @@ def access_stage_clock(user: AnyUser | None, stage: Stage, *, doing: str) -> Sta
     return stage
 
 
+def access_stage_start(user: AnyUser | None, stage: Stage, *, solo: bool = False) -> Stage:
+    """Starting the clock (DESIGN.md "Live stages"): a coached stage's clock waits for its
+    coach. Its coach or an admin may start it at any time; its candidate once a coach has
+    claimed it, or without one by choosing `solo` (only the candidate chooses that, and
+    only while no coach has claimed it)."""
+    access_stage_clock(user, stage, doing="start the clock")
+    if solo and not is_stage_owner(user, stage):
+        raise NotAllowed("Only the stage's candidate chooses to continue solo.")
+    if solo and stage.coach_id is not None:
+        raise StateConflict(
+            "A coach has claimed this stage; start it together with your coach.",
+            code="coach_claimed",
+        )
+    if stage_waits_for_coach(stage) and not solo and not is_admin(user):
+        raise StateConflict(
+            "No coach has claimed this stage yet: wait for your coach, or continue solo "
+            "(the scripted interviewer takes over).",
+            code="coach_not_claimed",
+        )
+    return stage
+
+
 def access_loop_start(user: AnyUser | None) -> None:
     """Loops are the candidates' own: coaches and admins do not start them."""
     if role_of(user) != CANDIDATE:
@@ -97,11 +121,25 @@ def access_coach_queue(user: AnyUser | None) -> None:
         raise NotAllowed("Only coaches and admins see the coach queue.")
 
 
-def access_stage_claim(user: AnyUser | None) -> None:
-    """Which stages may be claimed is the claim's own rule (put up for a coach, not taken);
-    who may claim is this one."""
+def access_stage_claim(user: AnyUser | None, stage: Stage) -> Stage:
+    """Who may claim (coaches and admins), and which stages: one in the queue, or one the
+    caller has already (a no-op). Taken, finished, solo or never put up → 409."""
     if not can_use_coach_queue(user):
         raise NotAllowed("Only coaches claim stages.")
+    if stage.coach_id == user.pk:
+        return stage
+    if stage.coach_id is not None:
+        raise StateConflict("Another coach has already claimed this stage.", code="stage_taken")
+    if stage.status == Stage.Status.DONE:
+        raise StateConflict("This stage is finished.", code="stage_finished")
+    if stage_went_solo(stage):
+        raise StateConflict(
+            "The candidate continued this stage solo, with the scripted interviewer.",
+            code="stage_solo",
+        )
+    if not stage.coach_requested:
+        raise StateConflict("This stage did not ask for a coach.", code="coach_not_requested")
+    return stage
 
 
 def access_call_relay(user: AnyUser | None) -> None:

@@ -1,6 +1,7 @@
 """What coaches (and admins) do: the queue, claiming a stage, pushing follow-ups, private
 notes and the scorecard."""
 
+from django.contrib.auth import get_user_model
 from django.urls import path
 from django.utils import timezone
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
@@ -9,18 +10,26 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from interviews import access
+from interviews.auth import user_with_role
 from interviews.models import FollowUp, Scorecard
 from interviews.selectors.scorecards import stage_scorecard
-from interviews.selectors.stages import coach_queue, stage_claim_target_for, stage_for
+from interviews.selectors.stages import (
+    coach_queue,
+    scorecard_draft_exists,
+    scorecard_of,
+    stage_claim_target_for,
+    stage_for,
+)
 from interviews.services.errors import NotFound
 from interviews.services.follow_ups import stage_push_follow_up
 from interviews.services.notes import coach_note_create
 from interviews.services.scorecards import scorecard_save
-from interviews.services.stages import stage_claim
+from interviews.services.stages import stage_claim, stage_hand_over, stage_release
 
 from .base import (
     PracticeApi,
     ScopedThrottle,
+    StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
     StrictSerializer,
@@ -39,7 +48,9 @@ from .report_serializers import AutoScorecardSerializer
 class CoachQueueApi(PracticeApi):
     @extend_schema(
         responses={200: QueueEntrySerializer(many=True)},
-        description="Pending or live stages whose candidate asked for a coach, unassigned.",
+        description="Unclaimed live rounds of coached loops: pending ones (in the queue "
+        "from the moment their loop started; their clock waits for the coach) and live ones "
+        "(started by an admin), oldest loop first.",
     )
     def get(self, request: Request) -> Response:
         access.access_coach_queue(request.user)
@@ -58,6 +69,41 @@ class StageClaimApi(PracticeApi):
     def post(self, request: Request, stage_id: int) -> Response:
         stage = stage_claim_target_for(request.user, stage_id)
         stage = stage_claim(stage=stage, coach=request.user)
+        return Response(StageSummarySerializer(stage).data)
+
+
+class StageReleaseApi(PracticeApi):
+    @extend_schema(
+        request=None,
+        responses={200: StageSummarySerializer},
+        description="Its coach (or an admin) gives the stage back to the coach queue.",
+    )
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = stage_for(request.user, stage_id)
+        stage = stage_release(stage=stage, actor=request.user)
+        return Response(StageSummarySerializer(stage).data)
+
+
+class HandOverInputSerializer(StrictSerializer):
+    coach = serializers.SlugRelatedField(
+        slug_field="username",
+        queryset=get_user_model().objects.filter(is_active=True),
+        error_messages={"does_not_exist": 'No user "{value}".'},
+    )
+
+
+class StageHandOverApi(PracticeApi):
+    @extend_schema(
+        request=HandOverInputSerializer,
+        responses={200: StageSummarySerializer},
+        description="Its coach (or an admin) hands the stage to another coach (by username).",
+    )
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = stage_for(request.user, stage_id)
+        serializer = HandOverInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        to = user_with_role(serializer.validated_data["coach"].pk)
+        stage = stage_hand_over(stage=stage, actor=request.user, to=to)
         return Response(StageSummarySerializer(stage).data)
 
 
@@ -131,8 +177,11 @@ class ScoreInputSerializer(StrictSerializer):
 class ScorecardInputSerializer(StrictSerializer):
     scores = ScoreInputSerializer(many=True, allow_empty=True)
     summary = StrictCharField(allow_blank=True, max_length=20_000)
-    recommendation = serializers.ChoiceField(choices=Scorecard.Recommendation.choices)
+    recommendation = serializers.ChoiceField(
+        choices=Scorecard.Recommendation.choices, required=False, allow_blank=True, default=""
+    )
     private_notes = StrictCharField(required=False, allow_blank=True, default="", max_length=20_000)
+    submit = StrictBooleanField(required=False, default=False)
 
 
 class StageScorecardApi(PracticeApi):
@@ -146,12 +195,20 @@ class StageScorecardApi(PracticeApi):
         },
         description="The coach's scorecard (`source: coach`), or for a finished stage "
         "without one the automatic scorecard (`source: auto`, every score with its "
-        "`evidence`). The candidate sees it once the stage is finished, without "
-        "`private_notes`; the coach and admins see it all.",
+        "`evidence`). The candidate sees the coach's once the stage is finished and the "
+        "coach has submitted it (404 while it is a draft), without `private_notes`; the "
+        "coach and admins see it all, drafts included (`draft`).",
     )
     def get(self, request: Request, stage_id: int) -> Response:
         stage = stage_for(request.user, stage_id)
         view = access.access_scorecard(request.user, stage)
+        if view == "coach":
+            try:
+                return Response(ScorecardCoachSerializer(scorecard_of(stage, drafts=True)).data)
+            except NotFound:
+                pass
+        elif scorecard_draft_exists(stage):
+            raise NotFound("The coach has not submitted this stage's scorecard yet.")
         card = stage_scorecard(stage)
         if card is None:
             raise NotFound("This stage has no scorecard yet.")
@@ -160,7 +217,14 @@ class StageScorecardApi(PracticeApi):
         serializer = ScorecardCoachSerializer if view == "coach" else ScorecardCandidateSerializer
         return Response(serializer(card).data)
 
-    @extend_schema(request=ScorecardInputSerializer, responses={200: ScorecardCoachSerializer})
+    @extend_schema(
+        request=ScorecardInputSerializer,
+        responses={200: ScorecardCoachSerializer},
+        description="Save the scorecard as a draft (the recommendation may stay unset), or "
+        "with `submit: true` submit it (a recommendation is needed) so the candidate sees "
+        "it once the stage is finished. A submitted scorecard changes only by submitting "
+        "again (409 `scorecard_submitted`).",
+    )
     def put(self, request: Request, stage_id: int) -> Response:
         stage = stage_for(request.user, stage_id)
         serializer = ScorecardInputSerializer(data=request.data)
@@ -172,6 +236,8 @@ class StageScorecardApi(PracticeApi):
 urlpatterns = [
     path("coach/queue/", CoachQueueApi.as_view(), name="coach-queue"),
     path("stages/<int:stage_id>/claim/", StageClaimApi.as_view(), name="stage-claim"),
+    path("stages/<int:stage_id>/release/", StageReleaseApi.as_view(), name="stage-release"),
+    path("stages/<int:stage_id>/hand-over/", StageHandOverApi.as_view(), name="stage-hand-over"),
     path("stages/<int:stage_id>/follow-ups/", StageFollowUpApi.as_view(), name="stage-follow-ups"),
     path("stages/<int:stage_id>/notes/", StageNotesApi.as_view(), name="stage-notes"),
     path("stages/<int:stage_id>/scorecard/", StageScorecardApi.as_view(), name="stage-scorecard"),

@@ -76,6 +76,7 @@ class LoopTemplateOutSerializer(serializers.ModelSerializer):
 class StageSummarySerializer(serializers.ModelSerializer):
     coach = UsernameField()
     time_remaining_ms = serializers.SerializerMethodField()
+    scorecard_submitted = serializers.SerializerMethodField()
 
     class Meta:
         model = Stage
@@ -93,11 +94,20 @@ class StageSummarySerializer(serializers.ModelSerializer):
             "time_remaining_ms",
             "coach_requested",
             "coach",
+            "scorecard_submitted",
         ]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_time_remaining_ms(self, obj: Stage) -> int:
         return time_remaining_ms(obj, self.context.get("now"))
+
+    @extend_schema_field(OpenApiTypes.BOOL)
+    def get_scorecard_submitted(self, obj: Stage) -> bool:
+        """Whether its coach has submitted a scorecard (a draft does not count)."""
+        known = getattr(obj, "scorecard_submitted", None)
+        if known is not None:
+            return known
+        return Scorecard.objects.filter(stage=obj, draft=False).exists()
 
 
 class LoopOutSerializer(serializers.ModelSerializer):
@@ -278,11 +288,15 @@ class StageCoachSerializer(StageCandidateSerializer):
 
 
 class QueueEntrySerializer(StageSummarySerializer):
+    """A stage waiting for a coach: `status` says whether it is still pending (its clock
+    waits) or live (an admin started it), `loop_started_at` since when it waits."""
+
     loop_title = serializers.CharField(source="loop.title", read_only=True)
+    loop_started_at = serializers.DateTimeField(source="loop.created_at", read_only=True)
     candidate = UsernameField(source="loop.candidate")
 
     class Meta(StageSummarySerializer.Meta):
-        fields = [*StageSummarySerializer.Meta.fields, "loop_title", "candidate"]
+        fields = [*StageSummarySerializer.Meta.fields, "loop_title", "loop_started_at", "candidate"]
 
 
 # --- submissions -------------------------------------------------------------------------
@@ -465,7 +479,7 @@ class ScorecardCandidateSerializer(serializers.ModelSerializer):
 
 class ScorecardCoachSerializer(ScorecardCandidateSerializer):
     class Meta(ScorecardCandidateSerializer.Meta):
-        fields = [*ScorecardCandidateSerializer.Meta.fields, "private_notes"]
+        fields = [*ScorecardCandidateSerializer.Meta.fields, "private_notes", "draft"]
 
 
 class EventOutSerializer(serializers.Serializer):

@@ -35,6 +35,7 @@ from interviews.services.submissions import stage_unsubmitted_code
 
 from .base import (
     PracticeApi,
+    StrictBooleanField,
     StrictCharField,
     StrictDictField,
     StrictIntegerField,
@@ -78,11 +79,24 @@ class StageDetailApi(PracticeApi):
         return stage_detail_response(request, stage_id)
 
 
+class StageStartInputSerializer(StrictSerializer):
+    solo = StrictBooleanField(required=False, default=False)
+
+
 class StageStartApi(PracticeApi):
-    @extend_schema(request=None, responses={200: StageSummarySerializer})
+    @extend_schema(
+        request=StageStartInputSerializer,
+        responses={200: StageSummarySerializer},
+        description="Start the clock. A coached stage waits for its coach: its coach or an "
+        "admin may start it, its candidate once a coach has claimed it (409 "
+        "`coach_not_claimed` before), or at once with `solo: true`, which takes it out of "
+        "the coach queue and runs it with the scripted interviewer.",
+    )
     def post(self, request: Request, stage_id: int) -> Response:
         stage = stage_for(request.user, stage_id)
-        stage = stage_start(stage=stage, actor=request.user)
+        serializer = StageStartInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        stage = stage_start(stage=stage, actor=request.user, **serializer.validated_data)
         return Response(StageSummarySerializer(stage).data)
 
 

@@ -332,8 +332,14 @@ class Scorecard(models.Model):
     )
     scores = models.JSONField(default=list, help_text="[{dimension, level 1-4, comment}]")
     summary = models.TextField(blank=True)
-    recommendation = models.CharField(max_length=16, choices=Recommendation.choices)
+    recommendation = models.CharField(
+        max_length=16, choices=Recommendation.choices, blank=True, help_text="Unset in a draft."
+    )
     private_notes = models.TextField(blank=True)
+    draft = models.BooleanField(
+        default=False,
+        help_text="Saved by the coach but not submitted: the candidate sees nothing of it.",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -70,6 +70,12 @@ class StageClaimedPayload(TypedDict):
     coach: str
 
 
+class StageReleasedPayload(TypedDict):
+    """Its coach gave the stage back to the queue (`coach`: who had it)."""
+
+    coach: str
+
+
 class DocUpdatePayload(TypedDict):
     doc: str
     update: str
@@ -143,8 +149,11 @@ class BlurSignal(TypedDict):
 
 
 class ScorecardSavedPayload(TypedDict):
+    """`recommendation` null: a draft without one yet; `submitted` false: a draft."""
+
     id: int
-    recommendation: Recommendation
+    recommendation: Recommendation | None
+    submitted: bool
 
 
 class ReviewMatchSetPayload(TypedDict):
@@ -169,6 +178,7 @@ class EventSpec:
 EVENTS: dict[str, EventSpec] = {
     "stage.status": EventSpec(StageStatusPayload),
     "stage.claimed": EventSpec(StageClaimedPayload),
+    "stage.released": EventSpec(StageReleasedPayload),
     "timer": EventSpec(TimerPayload),
     "doc.update": EventSpec(DocUpdatePayload),
     "follow_up": EventSpec(FollowUpPayload),

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
-from interviews.models import Loop, Stage, Submission
+from interviews.models import Loop, Scorecard, Stage, Submission
 from interviews.roles import ADMIN, COACH, role_of
 
 if TYPE_CHECKING:
@@ -59,6 +59,26 @@ def can_use_coach_queue(user: AnyUser) -> bool:
     return is_coach_or_admin(user)
 
 
+# --- a coached stage's state ----------------------------------------------------------
+
+
+def stage_waits_for_coach(stage: Stage) -> bool:
+    """In the coach queue: a coached live round nobody has claimed. Its clock waits for a
+    coach (DESIGN.md "Live stages")."""
+    return stage.coach_requested and stage.coach_id is None
+
+
+def stage_went_solo(stage: Stage) -> bool:
+    """A live round of a coached loop that its candidate took out of the queue to run with
+    the scripted interviewer (`start` with `solo`): no coach may claim it any more."""
+    return (
+        stage.loop.coached
+        and stage.is_live_kind
+        and not stage.coach_requested
+        and stage.coach_id is None
+    )
+
+
 # --- visible rows ---------------------------------------------------------------------
 
 
@@ -80,10 +100,14 @@ def loops_visible_to(user: AnyUser) -> QuerySet[Loop]:
     else:
         visible_loop_ids = stages_visible_to(user).values("loop_id")
         loops = Loop.objects.filter(Q(candidate=user) | Q(pk__in=visible_loop_ids))
+    submitted = Scorecard.objects.filter(stage=OuterRef("pk"), draft=False)
     return loops.select_related("template", "candidate").prefetch_related(
         Prefetch(
             "stages",
-            queryset=stages_visible_to(user).select_related("coach").order_by("position"),
+            queryset=stages_visible_to(user)
+            .select_related("coach")
+            .annotate(scorecard_submitted=Exists(submitted))
+            .order_by("position"),
             to_attr="visible_stages",
         )
     )

@@ -41,9 +41,12 @@ if TYPE_CHECKING:
 
 
 def _scorecards(stage_ids: Sequence[int]) -> dict[int, Scorecard]:
+    """The submitted scorecards of the stages (a coach's draft counts nowhere yet)."""
     return {
         card.stage_id: card
-        for card in Scorecard.objects.filter(stage_id__in=stage_ids).select_related("coach")
+        for card in Scorecard.objects.filter(stage_id__in=stage_ids, draft=False).select_related(
+            "coach"
+        )
     }
 
 
@@ -273,7 +276,7 @@ def coach_calibration(*, coach: AbstractBaseUser) -> dict[str, Any]:
     cards = {"coach": 0, "all": 0}
     levels = {"coach": [0.0, 0], "all": [0.0, 0]}
     scorers: set[int] = set()
-    rows = Scorecard.objects.values_list("coach_id", "scores", "recommendation")
+    rows = Scorecard.objects.filter(draft=False).values_list("coach_id", "scores", "recommendation")
     for coach_id, scores, recommendation in rows.iterator():
         groups = ("coach", "all") if coach_id == coach.pk else ("all",)
         if coach_id is not None:

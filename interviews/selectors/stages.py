@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from interviews import bank_cache
@@ -30,6 +30,7 @@ from interviews.selectors.access import (
     stages_visible_to,
 )
 from interviews.services.errors import NotFound
+from interviews.stage_kinds import stage_kind_list
 
 if TYPE_CHECKING:
     from interviews.selectors.access import AnyUser
@@ -38,11 +39,18 @@ if TYPE_CHECKING:
 # --- stages ---------------------------------------------------------------------------
 
 
+def _scorecard_submitted() -> Exists:
+    """Annotation: the stage's coach has submitted a scorecard (a draft does not count)."""
+    return Exists(Scorecard.objects.filter(stage=OuterRef("pk"), draft=False))
+
+
 def stage_for(user: AnyUser, stage_id: int) -> Stage:
-    """A stage the user may see (with its loop and coach loaded), else NotFound."""
+    """A stage the user may see (with its loop and coach loaded, and whether it has a
+    submitted scorecard), else NotFound."""
     stage = (
         stages_visible_to(user)
         .select_related("loop", "loop__candidate", "coach")
+        .annotate(scorecard_submitted=_scorecard_submitted())
         .filter(pk=stage_id)
         .first()
     )
@@ -52,7 +60,8 @@ def stage_for(user: AnyUser, stage_id: int) -> Stage:
 
 
 def coach_queue() -> QuerySet[Stage]:
-    """Stages whose candidate asked for a coach and that nobody has claimed yet."""
+    """Live rounds of coached loops that nobody has claimed: pending ones from the moment
+    their loop started, live ones an admin started without a coach. Oldest loop first."""
     return (
         Stage.objects.filter(
             coach_requested=True,
@@ -60,18 +69,24 @@ def coach_queue() -> QuerySet[Stage]:
             status__in=[Stage.Status.PENDING, Stage.Status.LIVE],
         )
         .select_related("loop", "loop__candidate", "loop__template")
-        .order_by("started_at", "id")
+        .annotate(
+            scorecard_submitted=Exists(Scorecard.objects.filter(stage=OuterRef("pk"), draft=False))
+        )
+        .order_by("loop__created_at", "loop_id", "position")
     )
 
 
 def stage_claim_target_for(user: AnyUser, stage_id: int) -> Stage:
     """The stage a `claim` acts on: one the user can see, or (for coaches and admins) any
-    stage that was put up for a coach — claimed or not, so that "taken" can be told apart
-    from "absent" (409 vs 404)."""
+    live round of a coached loop — claimed, solo or not, so that "taken" and "solo" can be
+    told apart from "absent" (409 vs 404)."""
     candidates = stages_visible_to(user)
     if is_coach_or_admin(user):
+        live_kinds = [spec.kind for spec in stage_kind_list() if spec.live]
         candidates = Stage.objects.filter(
-            Q(pk__in=candidates.values("pk")) | Q(coach_requested=True)
+            Q(pk__in=candidates.values("pk"))
+            | Q(coach_requested=True)
+            | Q(loop__coached=True, kind__in=live_kinds)
         )
     stage = (
         candidates.select_related("loop", "loop__candidate", "coach").filter(pk=stage_id).first()
@@ -81,17 +96,44 @@ def stage_claim_target_for(user: AnyUser, stage_id: int) -> Stage:
     return stage
 
 
+def stage_coach_present(stage: Stage) -> bool:
+    """Whether the stage's assigned coach is in the room: has more socket joins than
+    leaves in the log's presence events (as `live.stage_presence` folds them; advisory —
+    a web process that crashed may leave a coach present until they reconnect and leave)."""
+    if stage.coach_id is None:
+        return False
+    counts = StageEvent.objects.filter(
+        stage=stage, type="presence", actor_id=stage.coach_id
+    ).aggregate(
+        joined=Count("id", filter=Q(payload__state="joined")),
+        left=Count("id", filter=Q(payload__state="left")),
+    )
+    return counts["joined"] > counts["left"]
+
+
+def scripted_interviewer_on(stage: Stage) -> bool:
+    """Whether scripted follow-ups (timed, on a passed part) may fire in the stage: always
+    in a stage without a coach (an uncoached loop, a challenge, a round continued solo);
+    in a coached one only while its coach is in the room — never while it waits for a coach
+    or its coach is absent (DESIGN.md "Live stages")."""
+    if not stage.coach_requested and stage.coach_id is None:
+        return True
+    return stage_coach_present(stage)
+
+
 def scripted_interviewer_active(stage: Stage) -> bool:
     """Whether the scripted interviewer asks follow-ups in this stage now: only while it
-    is live and no coach runs it (DESIGN.md: never in a coached stage while its coach is
-    absent). Every scripted trigger asks this one function."""
-    return stage.status == Stage.Status.LIVE and stage.coach_id is None
+    is live and `scripted_interviewer_on` (no coach runs it, or its coach is in the room;
+    DESIGN.md: never in a coached stage while its coach is absent). Every scripted trigger
+    asks this one function."""
+    return stage.status == Stage.Status.LIVE and scripted_interviewer_on(stage)
 
 
 def scripted_follow_ups_left(stage: Stage) -> int:
     """How many `after_answer` follow-ups the candidate may still ask for ("Next
-    question"); 0 whenever the scripted interviewer is not the one asking."""
-    if not scripted_interviewer_active(stage):
+    question"); 0 whenever the scripted interviewer is not the one asking, and in a stage
+    a coach runs (the coach asks; and stage detail then needs no presence query)."""
+    if stage.coach_id is not None or not scripted_interviewer_active(stage):
         return 0
     return _pending_after_answer(stage).count()
 
@@ -253,8 +295,19 @@ def review_comments_of(stage: Stage) -> QuerySet[ReviewComment]:
     )
 
 
-def scorecard_of(stage: Stage) -> Scorecard:
-    scorecard = Scorecard.objects.select_related("coach").filter(stage=stage).first()
+def scorecard_draft_exists(stage: Stage) -> bool:
+    """Whether the stage's coach has a scorecard they have not submitted yet (the
+    candidate then sees none, not even the automatic one)."""
+    return Scorecard.objects.filter(stage=stage, draft=True).exists()
+
+
+def scorecard_of(stage: Stage, *, drafts: bool = False) -> Scorecard:
+    """The stage's scorecard; a draft only with `drafts` (its coach's view), else
+    NotFound as if there were none."""
+    scorecards = Scorecard.objects.select_related("coach").filter(stage=stage)
+    if not drafts:
+        scorecards = scorecards.filter(draft=False)
+    scorecard = scorecards.first()
     if scorecard is None:
         raise NotFound("This stage has no scorecard yet.")
     return scorecard

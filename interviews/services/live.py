@@ -1,7 +1,8 @@
 """Live-room verbs that are not tied to one REST resource: chat, presence, integrity
 signals, the coach's clock controls, and the scripted interviewer.
 
-The scripted interviewer plays coach when none is assigned: `after_minutes` follow-ups
+The scripted interviewer plays coach when none is assigned, and assists a coach who is
+in the room (never while a coached stage's coach is absent): `after_minutes` follow-ups
 fire from the periodic `stages_tick` (a Celery beat task), `on_part_passed` ones when a
 submit of a part is accepted, `after_answer` ones when the candidate has answered what was
 asked last (or asks for the next question). Whether it may ask at all is one rule,
@@ -147,7 +148,8 @@ def stage_expire(*, stage_id: int, now=None) -> bool:
 
 
 def stage_fire_timed_follow_ups(*, stage: Stage, now=None) -> list[StageFollowUp]:
-    """Push every due `after_minutes` follow-up of an uncoached live stage."""
+    """Push every due `after_minutes` follow-up of a live stage, unless it is coached and
+    its coach is absent (`scripted_interviewer_on`)."""
     from .follow_ups import stage_push_follow_up
 
     if not scripted_interviewer_active(stage) or stage.started_at is None:
@@ -177,7 +179,8 @@ def _part_passed(sender, *, submission: Submission, **kwargs) -> None:
 
 
 def stage_on_part_passed(*, submission: Submission) -> list[StageFollowUp]:
-    """After an accepted submit of part P of an uncoached stage, fire the next scripted
+    """After an accepted submit of part P (of a stage whose coach, if it has one, is in
+    the room: `scripted_interviewer_on`), fire the next scripted
     `on_part_passed` follow-up: the one that unlocks part P+1, else the first unpushed
     one that unlocks nothing."""
     from .follow_ups import stage_push_follow_up
@@ -287,10 +290,14 @@ def stages_tick(now=None) -> dict[str, int]:
         except Exception:
             logger.exception("expiring stage %s failed; the next tick retries", stage_id)
     fired = 0
-    timed_stages = Stage.objects.filter(
-        status=Stage.Status.LIVE,
-        stage_questions__question__follow_ups__trigger=FollowUp.Trigger.AFTER_MINUTES,
-    ).distinct()
+    timed_stages = (
+        Stage.objects.filter(
+            status=Stage.Status.LIVE,
+            stage_questions__question__follow_ups__trigger=FollowUp.Trigger.AFTER_MINUTES,
+        )
+        .exclude(coach_requested=True, coach__isnull=True)  # waiting for a coach
+        .distinct()
+    )
     for stage in timed_stages:
         fired += len(stage_fire_timed_follow_ups(stage=stage, now=now))
     return {"expired": expired, "fired": fired}

@@ -26,7 +26,8 @@ def loop_start(
 ) -> Loop:
     """Start a candidate's loop: one stage per stage template, each holding the latest
     published version of every question slug the template names (so later bank edits
-    never change a loop that is under way). The stage's rubric is its template's.
+    never change a loop that is under way). The stage's rubric is its template's. In a
+    `coached` loop every live round enters the coach queue now, still pending.
     """
     access_loop_start(candidate)
     if template.status != QuestionStatus.PUBLISHED:
@@ -45,19 +46,20 @@ def loop_start(
     loop = Loop.objects.create(
         candidate=candidate, template=template, title=template.title, coached=coached
     )
-    stages = Stage.objects.bulk_create(
-        [
-            Stage(
-                loop=loop,
-                position=index,
-                kind=st.kind,
-                title=st.title,
-                minutes=st.minutes,
-                rubric_id=st.rubric_id,
-            )
-            for index, st in enumerate(stage_templates, start=1)
-        ]
-    )
+    stages = [
+        Stage(
+            loop=loop,
+            position=index,
+            kind=st.kind,
+            title=st.title,
+            minutes=st.minutes,
+            rubric_id=st.rubric_id,
+        )
+        for index, st in enumerate(stage_templates, start=1)
+    ]
+    for stage in stages:
+        stage.coach_requested = coached and stage.is_live_kind
+    stages = Stage.objects.bulk_create(stages)
     links = []
     for stage, st in zip(stages, stage_templates, strict=True):
         seen: set[str] = set()

@@ -10,7 +10,7 @@ from interviews.models import Scorecard, Stage
 from interviews.realtime.events import emit
 from interviews.selectors.stages import stage_rubric
 
-from .errors import InvalidInput
+from .errors import InvalidInput, StateConflict
 
 
 @transaction.atomic
@@ -20,15 +20,23 @@ def scorecard_save(
     coach: AbstractBaseUser,
     scores: list[dict[str, Any]],
     summary: str,
-    recommendation: str,
+    recommendation: str = "",
     private_notes: str = "",
+    submit: bool = False,
 ) -> Scorecard:
     """Create or replace the stage's scorecard. Dimensions must be the stage rubric's
-    (its own, else its first question's); without a rubric any names go."""
+    (its own, else its first question's); without a rubric any names go.
+
+    A scorecard is a draft (the candidate sees nothing of it, its recommendation may be
+    unset) until it is saved with `submit`, which needs a recommendation. A submitted one
+    is changed only by submitting again, never turned back into a draft the candidate
+    would stop seeing."""
     access_stage_as_coach(coach, stage, doing="scores the stage")
     errors: dict[str, Any] = {}
-    if recommendation not in Scorecard.Recommendation.values:
+    if recommendation and recommendation not in Scorecard.Recommendation.values:
         errors["recommendation"] = ["Use strong_no, no, yes or strong_yes."]
+    elif submit and not recommendation:
+        errors["recommendation"] = ["Choose a recommendation before submitting."]
     rubric = stage_rubric(stage)
     allowed = set(rubric.dimensions.values_list("name", flat=True)) if rubric else None
     seen: set[str] = set()
@@ -48,6 +56,11 @@ def scorecard_save(
         raise InvalidInput("The scorecard is not valid.", errors=errors)
 
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    if not submit and Scorecard.objects.filter(stage=stage, draft=False).exists():
+        raise StateConflict(
+            "This scorecard was submitted; submit it again to change it.",
+            code="scorecard_submitted",
+        )
     scorecard, _ = Scorecard.objects.update_or_create(
         stage=stage,
         defaults={
@@ -59,12 +72,13 @@ def scorecard_save(
             "summary": summary,
             "recommendation": recommendation,
             "private_notes": private_notes,
+            "draft": not submit,
         },
     )
     emit(
         stage,
         "scorecard.saved",
-        {"id": scorecard.pk, "recommendation": recommendation},
+        {"id": scorecard.pk, "recommendation": recommendation or None, "submitted": submit},
         actor=coach,
         private=True,
     )

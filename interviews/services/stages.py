@@ -1,4 +1,8 @@
-"""Stages: the clock (start, finish) and a coach claiming a stage from the queue."""
+"""Stages: the clock (start, finish) and a coach claiming a stage from the queue.
+
+A coached loop's live rounds are in the coach queue from the loop's start
+(`loop_start`); their clock waits for the coach (`access_stage_start`), unless the
+candidate continues solo, which takes the stage out of the queue."""
 
 from datetime import timedelta
 
@@ -6,11 +10,17 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from interviews.access import access_stage_claim, access_stage_clock
+from interviews.access import (
+    access_stage_as_coach,
+    access_stage_claim,
+    access_stage_clock,
+    access_stage_start,
+)
 from interviews.models import Loop, Stage
 from interviews.realtime.events import emit
+from interviews.roles import COACH, role_of
 
-from .errors import StateConflict
+from .errors import InvalidInput, StateConflict
 from .submissions import stage_submit_latest_code
 
 
@@ -36,15 +46,16 @@ def stage_status_payload(stage: Stage, reason: str) -> dict:
 
 
 @transaction.atomic
-def stage_start(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
+def stage_start(*, stage: Stage, actor: AbstractBaseUser, solo: bool = False) -> Stage:
     """Start the stage's clock: live, deadline = now + minutes. Stages may be started in
-    any order, but at most one stage of a loop is live at a time. In a coached loop a
-    live round (every kind but the async challenge) goes to the coach queue.
+    any order, but at most one stage of a loop is live at a time. A coached stage waits
+    for its coach; `solo` (the candidate's choice while none has claimed it) takes it out
+    of the queue and runs it with the scripted interviewer.
     """
     # Lock the loop first: concurrent starts of two stages of one loop serialise here.
     Loop.objects.select_for_update().filter(pk=stage.loop_id).first()
     stage = _locked(stage)
-    access_stage_clock(actor, stage, doing="start the clock")
+    access_stage_start(actor, stage, solo=solo)
     if stage.status == Stage.Status.LIVE:
         raise StateConflict("This stage is already live.", code="stage_already_live")
     if stage.status == Stage.Status.DONE:
@@ -65,8 +76,8 @@ def stage_start(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
     stage.started_at = now
     stage.deadline = now + timedelta(minutes=stage.minutes)
     stage.paused_remaining_ms = None
-    if stage.loop.coached and stage.is_live_kind:
-        stage.coach_requested = True
+    if solo:
+        stage.coach_requested = False
     stage.save(
         update_fields=["status", "started_at", "deadline", "paused_remaining_ms", "coach_requested"]
     )
@@ -94,18 +105,49 @@ def stage_finish(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
 
 
 @transaction.atomic
-def stage_claim(*, stage: Stage, coach: AbstractBaseUser) -> Stage:
-    """Assign the stage to the calling coach. Claiming one's own stage again is a no-op."""
-    access_stage_claim(coach)
+def stage_release(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
+    """Its coach (or an admin) gives a stage that has not finished back to the coach
+    queue; another coach may claim it. The old coach's room sockets lose access."""
     stage = _locked(stage)
-    if stage.coach_id == coach.pk:
-        return stage
-    if stage.coach_id is not None:
-        raise StateConflict("Another coach has already claimed this stage.", code="stage_taken")
+    access_stage_as_coach(actor, stage, doing="releases the stage")
+    if stage.coach_id is None:
+        raise StateConflict("Nobody has claimed this stage.", code="stage_not_claimed")
     if stage.status == Stage.Status.DONE:
         raise StateConflict("This stage is finished.", code="stage_finished")
-    if not stage.coach_requested:
-        raise StateConflict("This stage did not ask for a coach.", code="coach_not_requested")
+    previous = stage.coach.get_username()
+    stage.coach = None
+    stage.coach_requested = True
+    stage.save(update_fields=["coach", "coach_requested"])
+    emit(stage, "stage.released", {"coach": previous}, actor=actor)
+    return stage
+
+
+@transaction.atomic
+def stage_hand_over(*, stage: Stage, actor: AbstractBaseUser, to: AbstractBaseUser) -> Stage:
+    """Its coach (or an admin) hands a stage to another coach, who has it as if claimed."""
+    stage = _locked(stage)
+    access_stage_as_coach(actor, stage, doing="hands the stage over")
+    if role_of(to) != COACH:
+        raise InvalidInput(errors={"coach": ["Hand the stage to a coach."]})
+    if stage.status == Stage.Status.DONE:
+        raise StateConflict("This stage is finished.", code="stage_finished")
+    if stage.coach_id == to.pk:
+        return stage
+    stage.coach = to
+    stage.coach_requested = True
+    stage.save(update_fields=["coach", "coach_requested"])
+    emit(stage, "stage.claimed", {"coach": to.get_username()}, actor=actor)
+    return stage
+
+
+@transaction.atomic
+def stage_claim(*, stage: Stage, coach: AbstractBaseUser) -> Stage:
+    """Assign the stage to the calling coach, pending or live. Claiming one's own stage
+    again is a no-op."""
+    stage = _locked(stage)
+    access_stage_claim(coach, stage)
+    if stage.coach_id == coach.pk:
+        return stage
     stage.coach = coach
     stage.save(update_fields=["coach"])
     emit(stage, "stage.claimed", {"coach": coach.get_username()}, actor=coach)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from django.core.management import call_command
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
 from tests.integration.conftest import (  # noqa: F401  (fixtures)
     _shared_worker,
@@ -92,26 +92,52 @@ def editor_text(page: Page) -> str:
     )
 
 
+#: The coding stage of the shipped ai-lab-infra-sde loop.
+CODING_STAGE = "Coding and optimisation"
+
+
+def queue_row(coach: Page, candidate: str, stage_title: str = CODING_STAGE) -> Locator:
+    """The coach console's queue entry of one stage (a coached loop queues every live
+    round, so a candidate has several)."""
+    return (
+        coach.get_by_test_id("coach-queue")
+        .get_by_role("row", name=candidate)
+        .filter(has_text=stage_title)
+    )
+
+
 def start_coached_coding_stage(candidate: Page, username: str = "grace") -> int:
-    """Sign in, start a coached loop and its coding stage; the stage's id."""
+    """Sign in, start a coached loop and open its coding stage's room, where the candidate
+    waits for a coach (the clock has not started); the stage's id."""
     sign_in(candidate, username)
     template = candidate.get_by_test_id("template-ai-lab-infra-sde")
     template.get_by_label("With a live coach").check()
     template.get_by_role("button", name="Start this loop").click()
-    candidate.once("dialog", lambda dialog: dialog.accept())  # "Start the 60-minute clock?"
-    candidate.get_by_test_id("stage-coding").get_by_role("button", name="Start").click()
+    candidate.get_by_test_id("stage-coding").get_by_role("link", name="Wait in the room").click()
     candidate.get_by_test_id("stage-room").wait_for()
-    candidate.get_by_text("All changes saved").wait_for()
+    candidate.get_by_test_id("waiting-for-coach").wait_for()
     match = re.search(r"/stages/(\d+)", candidate.url)
     assert match, candidate.url
     return int(match.group(1))
 
 
-def claim(coach: Page, coach_name: str = "coach-lin", candidate: str = "grace") -> None:
-    """Sign in as the coach, claim the candidate's stage from the queue, wait until live."""
+def claim(
+    coach: Page,
+    coach_name: str = "coach-lin",
+    candidate: str = "grace",
+    *,
+    room: Page | None = None,
+    stage_title: str = CODING_STAGE,
+) -> None:
+    """Sign in as the coach, claim the candidate's stage from the queue (still pending),
+    start its clock from the coach's room and wait until the room is live — and, given the
+    candidate's waiting `room`, until the candidate's editor is live too."""
     sign_in(coach, coach_name)
-    coach.get_by_test_id("coach-queue").get_by_role("row", name=candidate).get_by_role(
-        "button", name="Claim"
-    ).click()
+    queue_row(coach, candidate, stage_title).get_by_role("button", name="Claim").click()
     coach.get_by_test_id("coach-room").wait_for()
     expect(coach.get_by_test_id("connection")).to_have_text("Live")
+    coach.get_by_test_id("coach-pending").get_by_role("button", name="Start the clock").click()
+    expect(coach.get_by_test_id("stage-status")).to_have_text("live")
+    if room is not None:
+        expect(room.get_by_test_id("stage-status")).to_have_text("live")
+        room.get_by_text("Saved · seq").wait_for()

@@ -5,10 +5,11 @@ the candidate sees the banner and the unlocked part 2."""
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.factories import CoachFactory, UserFactory
 
-from .conftest import editor_text, sign_in
+from .conftest import editor_text, queue_row, sign_in
 
 pytestmark = pytest.mark.e2e
 
@@ -23,25 +24,26 @@ def test_coach_watches_typing_and_pushes_a_follow_up(
     template = candidate.get_by_test_id("template-ai-lab-infra-sde")
     template.get_by_label("With a live coach").check()
     template.get_by_role("button", name="Start this loop").click()
-    candidate.once("dialog", lambda dialog: dialog.accept())  # "Start the 60-minute clock?"
-    candidate.get_by_test_id("stage-coding").get_by_role("button", name="Start").click()
+    # A coached stage waits for its coach: the candidate waits in the room.
+    candidate.get_by_test_id("stage-coding").get_by_role("link", name="Wait in the room").click()
     candidate.get_by_test_id("stage-room").wait_for()
     candidate.get_by_text("waiting for a coach").wait_for()
-    candidate.get_by_text("All changes saved").wait_for()
 
     coach = new_page()
     sign_in(coach, "coach-lin")
     coach.get_by_role("heading", name="Coach console").wait_for()
-    row = coach.get_by_test_id("coach-queue").get_by_role("row", name="grace")
+    row = queue_row(coach, "grace")
     row.wait_for()
     coach.screenshot(path=screenshot_path("coach-queue"))
     row.get_by_role("button", name="Claim").click()
     coach.get_by_test_id("coach-room").wait_for()
     coach.get_by_test_id("connection").get_by_text("Live").wait_for()
+    coach.get_by_role("button", name="Start the clock").click()
     coach.wait_for_function(
         "() => document.querySelector('.cm-content')?.textContent.includes('import sys')"
     )
     candidate.get_by_text("coach coach-lin").wait_for()
+    candidate.get_by_text("Saved · seq").wait_for()
 
     # The candidate types; the coach's read-only editor follows within a second.
     candidate.locator(".cm-content").click()
@@ -89,3 +91,12 @@ def test_coach_watches_typing_and_pushes_a_follow_up(
     coach.get_by_role("tab", name="Signals (1)").click()
     coach.get_by_test_id("integrity-log").get_by_text("Pasted 300 characters").wait_for()
     assert "Pasted" not in candidate.locator("body").inner_text()
+
+    # After a reload the banner is gone, but both sides still see the pushed follow-up.
+    for side in (candidate, coach):
+        side.reload()
+        pushed = side.get_by_test_id("pushed-follow-ups")
+        expect(pushed).to_contain_text("Follow-ups so far (1)")
+        expect(pushed).to_contain_text("from coach-lin")
+        expect(pushed).to_contain_text("unlocked part 2")
+    candidate.screenshot(path=screenshot_path("candidate-follow-ups-after-reload"))

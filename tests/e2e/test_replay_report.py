@@ -130,6 +130,7 @@ def test_replay_plays_the_typing_and_the_report_renders(
         summary="Read the input well; test the edge cases sooner.",
         recommendation="yes",
         private_notes="Private: a borderline yes.",
+        submit=True,
     )
     page.goto(f"/loops/{loop.pk}")
     page.get_by_role("link", name="Loop report").click()

@@ -34,7 +34,7 @@ def test_coach_reassigned_mid_room_is_refused_at_once(
     coach = new_page()
     sockets_opened: list[str] = []
     coach.on("websocket", lambda ws: sockets_opened.append(ws.url))
-    claim(coach)
+    claim(coach, room=candidate)
     stage = Stage.objects.get(coach__username="coach-lin")
 
     # An admin hands the stage to another coach in the Django admin.

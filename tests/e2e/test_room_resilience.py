@@ -36,7 +36,7 @@ def test_room_outlasts_a_failed_stage_reload(
     candidate = page
     stage_id = start_coached_coding_stage(candidate)
     coach = new_page()
-    claim(coach)
+    claim(coach, room=candidate)
     header = candidate.locator(".room-status")
     expect(header).to_contain_text("coach coach-lin")
     expect(candidate.get_by_test_id("connection")).to_have_text("Live")
@@ -119,7 +119,7 @@ def test_refused_coach_room_is_inert(
     candidate = page
     start_coached_coding_stage(candidate)
     coach = new_page()
-    claim(coach)
+    claim(coach, room=candidate)
     coach_header = coach.locator(".room-status")
     expect(coach_header).to_contain_text("grace is here")
     expect(coach.get_by_role("button", name="Pause clock")).to_be_enabled()
@@ -139,7 +139,7 @@ def test_refused_coach_room_is_inert(
     )
     expect(coach.get_by_test_id("connection")).to_have_text("Not allowed")
     # Nothing acts on the stage any more...
-    for name in ("Pause clock", "Resume clock", "+5 min", "Finish stage"):
+    for name in ("Pause clock", "Resume clock", "Extend", "Finish stage"):
         expect(coach.get_by_role("button", name=name)).to_have_count(0)
     expect(coach.get_by_test_id("follow-up-1").get_by_role("button", name="Push")).to_be_disabled()
     expect(coach.get_by_label("Free-text follow-up")).to_be_disabled()
@@ -155,7 +155,7 @@ def test_refused_coach_room_is_inert(
     coach.get_by_role("tab", name="Notes").click()
     expect(coach.get_by_role("button", name="Add note")).to_be_disabled()
     coach.get_by_role("tab", name="Scorecard").click()
-    expect(coach.get_by_role("button", name="Save scorecard")).to_be_disabled()
+    expect(coach.get_by_role("button", name="Save draft")).to_be_disabled()
     expect(coach.get_by_label("Summary (the candidate reads this)")).to_be_disabled()
     coach.screenshot(path=screenshot_path("coach-room-refused-scorecard"))
     coach.get_by_role("tab", name="Follow-ups").click()

@@ -110,11 +110,21 @@ def test_discussion_design_review_and_scorecard(
     admin.get_by_label("Private notes (coaches and admins only)").fill(
         "Nudge on KV-cache maths next time."
     )
-    admin.get_by_role("button", name="Save scorecard").click()
-    admin.get_by_text("Saved ", exact=False).first.wait_for()
+    # A draft first: the recommendation starts unset, and the candidate sees nothing.
+    expect(admin.get_by_label("Recommendation")).to_have_value("")
+    expect(admin.get_by_role("button", name="Submit scorecard")).to_be_disabled()
+    admin.get_by_role("button", name="Save draft").click()
+    expect(admin.get_by_test_id("scorecard-status")).to_contain_text("Draft saved")
+    page.goto(f"/stages/{stages['review'].pk}/scorecard")
+    page.get_by_text("This stage has no scorecard yet.").wait_for()
+    assert "Found the router SPOF" not in page.locator("body").inner_text()
+
+    admin.get_by_label("Recommendation").select_option("yes")
+    admin.get_by_role("button", name="Submit scorecard").click()
+    expect(admin.get_by_test_id("scorecard-status")).to_contain_text("Submitted")
     admin.screenshot(path=screenshot_path("coach-scorecard-form"))
 
-    page.goto(f"/stages/{stages['review'].pk}/scorecard")
+    page.reload()
     page.get_by_text("Found the router SPOF quickly").wait_for()
     assert "Nudge on KV-cache" not in page.locator("body").inner_text()
     page.screenshot(path=screenshot_path("scorecard"), full_page=True)

@@ -173,8 +173,8 @@ def build_world() -> World:
 
     loop = loop_start(candidate=owner, template=template, coached=True)
     coding, review, values, challenge = list(loop.stages.order_by("position"))
-    stage_start(stage=coding, actor=owner)
-    coding = stage_claim(stage=coding, coach=assigned)
+    stage_claim(stage=coding, coach=assigned)  # claimed while pending, then started
+    coding = stage_start(stage=coding, actor=owner)
     m.Stage.objects.filter(pk=review.pk).update(coach_requested=True, coach=assigned)
     m.Stage.objects.filter(pk=values.pk).update(coach_requested=True)
     coach_note_create(stage=coding, author=assigned, text=PRIVATE_NOTE)

@@ -210,7 +210,9 @@ export const api = {
     post<Loop>("/api/v1/loops/", { template, coached }),
 
   stage: (id: number) => get<StageDetail>(`/api/v1/stages/${id}/`),
-  stageStart: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/start/`),
+  /** `solo`: the candidate runs a coached stage without waiting for a coach. */
+  stageStart: (id: number, options: { solo?: boolean } = {}) =>
+    post<StageSummary>(`/api/v1/stages/${id}/start/`, options),
   stageFinish: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/finish/`),
   stageFinishPreview: (id: number) => get<FinishPreview>(`/api/v1/stages/${id}/finish/`),
   stageDocuments: (id: number) => get<StageDocuments>(`/api/v1/stages/${id}/documents/`),
@@ -247,6 +249,8 @@ export const api = {
 
   coachQueue: () => get<QueueEntry[]>("/api/v1/coach/queue/"),
   claim: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/claim/`),
+  release: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/release/`),
+  handOver: (id: number, coach: string) => post<StageSummary>(`/api/v1/stages/${id}/hand-over/`, { coach }),
   pushFollowUp: (id: number, body: { follow_up: number } | { text: string }) =>
     post<PushedFollowUp>(`/api/v1/stages/${id}/follow-ups/`, body),
   notes: (id: number) => get<CoachNote[]>(`/api/v1/stages/${id}/notes/`),

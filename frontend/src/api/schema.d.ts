@@ -134,7 +134,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Pending or live stages whose candidate asked for a coach, unassigned. */
+        /** @description Unclaimed live rounds of coached loops: pending ones (in the queue from the moment their loop started; their clock waits for the coach) and live ones (started by an admin), oldest loop first. */
         get: operations["v1_coach_queue_list"];
         put?: never;
         post?: never;
@@ -548,6 +548,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stages/{stage_id}/hand-over/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Its coach (or an admin) hands the stage to another coach (by username). */
+        post: operations["v1_stages_hand_over_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stages/{stage_id}/model-answers/": {
         parameters: {
             query?: never;
@@ -604,6 +621,23 @@ export interface paths {
          *     become responses in the one exception handler (errors.py).
          */
         post: operations["v1_stages_notes_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stages/{stage_id}/release/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Its coach (or an admin) gives the stage back to the coach queue. */
+        post: operations["v1_stages_release_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -707,12 +741,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The coach's scorecard (`source: coach`), or for a finished stage without one the automatic scorecard (`source: auto`, every score with its `evidence`). The candidate sees it once the stage is finished, without `private_notes`; the coach and admins see it all. */
+        /** @description The coach's scorecard (`source: coach`), or for a finished stage without one the automatic scorecard (`source: auto`, every score with its `evidence`). The candidate sees the coach's once the stage is finished and the coach has submitted it (404 while it is a draft), without `private_notes`; the coach and admins see it all, drafts included (`draft`). */
         get: operations["v1_stages_scorecard_retrieve"];
-        /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
-         */
+        /** @description Save the scorecard as a draft (the recommendation may stay unset), or with `submit: true` submit it (a recommendation is needed) so the candidate sees it once the stage is finished. A submitted scorecard changes only by submitting again (409 `scorecard_submitted`). */
         put: operations["v1_stages_scorecard_update"];
         post?: never;
         delete?: never;
@@ -748,10 +779,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
-         */
+        /** @description Start the clock. A coached stage waits for its coach: its coach or an admin may start it, its candidate once a coach has claimed it (409 `coach_not_claimed` before), or at once with `solo: true`, which takes it out of the coach queue and runs it with the scripted interviewer. */
         post: operations["v1_stages_start_create"];
         delete?: never;
         options?: never;
@@ -1176,6 +1204,14 @@ export interface components {
             follow_up?: number | null;
             /** @default  */
             text: string;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        HandOverInputRequest: {
+            /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
+            coach: string;
         };
         IceServerOut: {
             urls: string[];
@@ -1641,6 +1677,10 @@ export interface components {
             review?: unknown;
             rubric?: string;
         };
+        /**
+         * @description A stage waiting for a coach: `status` says whether it is still pending (its clock
+         *     waits) or live (an admin started it), `loop_started_at` since when it waits.
+         */
         QueueEntry: {
             readonly id: number;
             loop: number;
@@ -1663,7 +1703,11 @@ export interface components {
             readonly time_remaining_ms: number;
             coach_requested?: boolean;
             readonly coach: string | null;
+            /** @description Whether its coach has submitted a scorecard (a draft does not count). */
+            readonly scorecard_submitted: boolean;
             readonly loop_title: string;
+            /** Format: date-time */
+            readonly loop_started_at: string;
             readonly candidate: string | null;
         };
         QueueOut: {
@@ -1880,10 +1924,20 @@ export interface components {
             readonly coach: string | null;
             readonly scores: components["schemas"]["Score"][];
             summary?: string;
-            recommendation: components["schemas"]["RecommendationEnum"];
+            /**
+             * @description Unset in a draft.
+             *
+             *     * `strong_no` - Strong No
+             *     * `no` - No
+             *     * `yes` - Yes
+             *     * `strong_yes` - Strong Yes
+             */
+            recommendation?: components["schemas"]["RecommendationEnum"] | components["schemas"]["BlankEnum"];
             /** Format: date-time */
             readonly updated_at: string;
             private_notes?: string;
+            /** @description Saved by the coach but not submitted: the candidate sees nothing of it. */
+            draft?: boolean;
         };
         /** @enum {string} */
         ScorecardCoachSourceEnum: "coach";
@@ -1894,9 +1948,12 @@ export interface components {
         ScorecardInputRequest: {
             scores: components["schemas"]["ScoreInputRequest"][];
             summary: string;
-            recommendation: components["schemas"]["RecommendationEnum"];
+            /** @default  */
+            recommendation: components["schemas"]["RecommendationEnum"] | components["schemas"]["BlankEnum"];
             /** @default  */
             private_notes: string;
+            /** @default false */
+            submit: boolean;
         };
         /**
          * @description * `scored` - scored
@@ -2006,6 +2063,8 @@ export interface components {
             readonly time_remaining_ms: number;
             coach_requested?: boolean;
             readonly coach: string | null;
+            /** @description Whether its coach has submitted a scorecard (a draft does not count). */
+            readonly scorecard_submitted: boolean;
             /** Format: date-time */
             readonly server_time: string;
             readonly coached: boolean;
@@ -2043,6 +2102,8 @@ export interface components {
             readonly time_remaining_ms: number;
             coach_requested?: boolean;
             readonly coach: string | null;
+            /** @description Whether its coach has submitted a scorecard (a draft does not count). */
+            readonly scorecard_submitted: boolean;
             /** Format: date-time */
             readonly server_time: string;
             readonly coached: boolean;
@@ -2152,6 +2213,14 @@ export interface components {
         };
         StageScorecard: components["schemas"]["ScorecardCoach"] | components["schemas"]["AutoScorecard"];
         /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        StageStartInputRequest: {
+            /** @default false */
+            solo: boolean;
+        };
+        /**
          * @description * `pending` - Pending
          *     * `live` - Live
          *     * `done` - Done
@@ -2180,6 +2249,8 @@ export interface components {
             readonly time_remaining_ms: number;
             coach_requested?: boolean;
             readonly coach: string | null;
+            /** @description Whether its coach has submitted a scorecard (a draft does not count). */
+            readonly scorecard_submitted: boolean;
         };
         StageTemplateOut: {
             /** Format: int64 */
@@ -3142,6 +3213,31 @@ export interface operations {
             };
         };
     };
+    v1_stages_hand_over_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HandOverInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StageSummary"];
+                };
+            };
+        };
+    };
     v1_stages_model_answers_retrieve: {
         parameters: {
             query?: never;
@@ -3230,6 +3326,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CoachNoteOut"];
+                };
+            };
+        };
+    };
+    v1_stages_release_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StageSummary"];
                 };
             };
         };
@@ -3495,7 +3612,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["StageStartInputRequest"];
+            };
+        };
         responses: {
             200: {
                 headers: {

@@ -1,13 +1,16 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 
 import { api, describeError, type StageSummary } from "../api/client";
 import { useMe } from "../auth/session";
+import { coachState, SOLO_LABEL } from "../lib/coachedStage";
 import { formatClock, formatDate, startClockQuestion } from "../lib/format";
 import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
 import { LoopProgress } from "./Dashboard";
+
+const LOOP_POLL_MS = 5000;
 
 function StageRow({
   stage,
@@ -26,12 +29,14 @@ function StageRow({
   const [busy, setBusy] = useState(false);
   const status = stage.status ?? "pending";
 
-  async function start() {
-    const question = startClockQuestion(stage.minutes);
+  const coach = coachState(stage);
+
+  async function start(solo = false) {
+    const question = solo ? null : startClockQuestion(stage.minutes);
     if (question && !window.confirm(question)) return;
     setBusy(true);
     try {
-      await api.stageStart(stage.id);
+      await api.stageStart(stage.id, { solo });
       navigate(`/stages/${stage.id}`);
     } catch (err) {
       onError(describeError(err));
@@ -51,16 +56,27 @@ function StageRow({
           {kindLabel(stage.kind)} · {stage.minutes} min
           {status === "live" && ` · ${formatClock(stage.time_remaining_ms)} left`}
           {stage.coach && ` · coach ${stage.coach}`}
+          {status === "pending" && coach === "waiting" && " · waiting for your coach"}
           {status === "done" && stage.finished_at && ` · finished ${formatDate(stage.finished_at)}`}
         </p>
       </div>
       <div className="timeline-actions">
-        {status === "pending" && canDrive && (
+        {status === "pending" && canDrive && coach === "waiting" && (
+          <>
+            <Link className="button primary" to={`/stages/${stage.id}`}>
+              Wait in the room
+            </Link>
+            <button type="button" className="secondary" onClick={() => void start(true)} disabled={busy || liveElsewhere !== undefined}>
+              {busy ? "Starting…" : SOLO_LABEL}
+            </button>
+          </>
+        )}
+        {status === "pending" && canDrive && coach !== "waiting" && (
           <>
             <button
               type="button"
               className="primary"
-              onClick={start}
+              onClick={() => void start()}
               disabled={busy || liveElsewhere !== undefined}
               aria-describedby={liveElsewhere ? `live-elsewhere-${stage.id}` : undefined}
             >
@@ -101,6 +117,14 @@ export function LoopPage() {
   const me = useMe();
   const loop = useAsync(() => api.loop(Number(loopId)), [loopId]);
   const [error, setError] = useState<string | null>(null);
+  // While a stage waits for a coach, look again every few seconds: a claim shows here.
+  const waiting = (loop.data?.stages ?? []).some((s) => s.status === "pending" && coachState(s) === "waiting");
+  const reload = loop.reload;
+  useEffect(() => {
+    if (!waiting) return;
+    const id = setInterval(() => void reload(), LOOP_POLL_MS);
+    return () => clearInterval(id);
+  }, [waiting, reload]);
 
   if (loop.error !== undefined) return <Problem error={loop.error} />;
   if (!loop.data) return <main id="main" className="page"><p className="muted">Loading…</p></main>;
@@ -116,7 +140,9 @@ export function LoopPage() {
         <div>
           <h1>{data.title}</h1>
           <p className="muted">
-            {data.coached ? "Coached: live rounds go to a coach's queue when you start them." : "Solo practice: the platform plays interviewer."}
+            {data.coached
+              ? "Coached: every live round is in the coaches' queue; its clock waits until a coach takes it."
+              : "Solo practice: the platform plays interviewer."}
           </p>
         </div>
         <div className="stack end">

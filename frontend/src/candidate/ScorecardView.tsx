@@ -14,7 +14,7 @@ function CoachScorecard({ card, levels }: { card: Scorecard; levels: Record<stri
   return (
     <>
       <p>
-        <span className={`reco reco-${card.recommendation}`}>{RECOMMENDATION_LABEL[card.recommendation]}</span>
+        <span className={`reco reco-${card.recommendation}`}>{RECOMMENDATION_LABEL[card.recommendation ?? ""]}</span>
         {card.coach && <span className="muted small"> · scored by {card.coach}</span>}
       </p>
       <ul className="score-bars" aria-label="Scores by dimension">

@@ -1,11 +1,42 @@
-import { useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 
-import { api, describeError } from "../api/client";
+import { api, describeError, type QueueEntry } from "../api/client";
 import { useMe } from "../auth/session";
-import { formatClock } from "../lib/format";
+import { formatClock, formatDate, formatTime } from "../lib/format";
 import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
+
+/** The queue is polled (there is no per-user socket to push it): a new entry shows within
+ * this long, with an alert (docs/decisions.md). */
+const QUEUE_POLL_MS = 5000;
+/** The alert names this many new entries (a coached loop queues all its live rounds). */
+const ALERT_NAMES = 3;
+
+function formatWhen(iso: string): string {
+  return `${formatDate(iso)} ${formatTime(iso)}`;
+}
+
+/** Entries that appeared since the page first loaded the queue (not those there at first),
+ * until they leave it. Idempotent per `entries` (it only records ids), so safe in render. */
+export function useNewQueueEntries(entries: QueueEntry[] | undefined): QueueEntry[] {
+  const seen = useRef<Set<number> | null>(null);
+  const arrived = useRef(new Set<number>());
+  return useMemo(() => {
+    if (!entries) return [];
+    if (seen.current === null) {
+      seen.current = new Set(entries.map((e) => e.id));
+      return [];
+    }
+    for (const e of entries) {
+      if (!seen.current.has(e.id)) {
+        seen.current.add(e.id);
+        arrived.current.add(e.id);
+      }
+    }
+    return entries.filter((e) => arrived.current.has(e.id));
+  }, [entries]);
+}
 
 export function CoachHome() {
   const me = useMe();
@@ -15,12 +46,26 @@ export function CoachHome() {
   const loops = useAsync(() => api.loops(), []);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
+  const fresh = useNewQueueEntries(queue.data);
+  const reloadQueue = queue.reload;
+  useEffect(() => {
+    const id = setInterval(() => void reloadQueue(), QUEUE_POLL_MS);
+    return () => clearInterval(id);
+  }, [reloadQueue]);
+  useEffect(() => {
+    const before = document.title;
+    if (fresh.length) document.title = `(${fresh.length}) ${before.replace(/^\(\d+\) /, "")}`;
+    return () => {
+      document.title = before;
+    };
+  }, [fresh.length]);
 
   const mine = (loops.data ?? []).flatMap((loop) =>
     loop.stages.filter((s) => s.coach === me.username).map((s) => ({ ...s, loopTitle: loop.title, candidate: loop.candidate })),
   );
   const active = mine.filter((s) => s.status !== "done");
   const finished = mine.filter((s) => s.status === "done");
+  const unscored = finished.filter((s) => !s.scorecard_submitted);
 
   async function claim(id: number) {
     setBusy(id);
@@ -49,7 +94,20 @@ export function CoachHome() {
         </p>
       )}
       <section aria-labelledby="queue-title">
-        <h2 id="queue-title">Waiting for a coach</h2>
+        <h2 id="queue-title">
+          Waiting for a coach{" "}
+          {fresh.length > 0 && (
+            <span className="badge status-live" data-testid="queue-new">
+              {fresh.length} new
+            </span>
+          )}
+        </h2>
+        {fresh.length > 0 && (
+          <p className="notice" role="alert" data-testid="queue-alert">
+            New in the queue: {fresh.slice(0, ALERT_NAMES).map((e) => `${e.candidate} · ${e.title}`).join(", ")}
+            {fresh.length > ALERT_NAMES && ` and ${fresh.length - ALERT_NAMES} more`}
+          </p>
+        )}
         {queue.error !== undefined && <p className="error">{describeError(queue.error)}</p>}
         {queue.data && queue.data.length === 0 && <p className="muted">Nobody is waiting right now.</p>}
         <table className="table" data-testid="coach-queue">
@@ -59,13 +117,14 @@ export function CoachHome() {
               <th scope="col">Stage</th>
               <th scope="col">Loop</th>
               <th scope="col">Status</th>
+              <th scope="col">Waiting since</th>
               <th scope="col">Time left</th>
               <th scope="col"><span className="sr-only">Actions</span></th>
             </tr>
           </thead>
           <tbody>
             {(queue.data ?? []).map((entry) => (
-              <tr key={entry.id}>
+              <tr key={entry.id} className={fresh.some((e) => e.id === entry.id) ? "row-new" : undefined}>
                 <td>{entry.candidate}</td>
                 <td>
                   {entry.title} <span className="muted small">· {kindLabel(entry.kind)}</span>
@@ -73,7 +132,9 @@ export function CoachHome() {
                 <td>{entry.loop_title}</td>
                 <td>
                   <span className={`badge status-${entry.status}`}>{entry.status}</span>
+                  {entry.status === "pending" && <span className="muted small"> · clock waits for you</span>}
                 </td>
+                <td>{formatWhen(entry.loop_started_at)}</td>
                 <td>{entry.status === "live" ? formatClock(entry.time_remaining_ms) : `${entry.minutes} min`}</td>
                 <td>
                   <button type="button" className="primary small" onClick={() => void claim(entry.id)} disabled={busy !== null}>
@@ -103,6 +164,23 @@ export function CoachHome() {
             </li>
           ))}
         </ul>
+        {unscored.length > 0 && (
+          <div className="notice" data-testid="unscored">
+            <strong>
+              {unscored.length} finished {unscored.length === 1 ? "stage has" : "stages have"} no submitted scorecard
+            </strong>{" "}
+            — the candidate sees nothing until you submit one.
+            <ul className="plain">
+              {unscored.map((s) => (
+                <li key={s.id}>
+                  <Link to={`/coach/stages/${s.id}`}>
+                    {s.candidate} · {s.title}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         {finished.length > 0 && (
           <details>
             <summary>Finished ({finished.length})</summary>
@@ -113,6 +191,7 @@ export function CoachHome() {
                     {s.candidate} · {s.title}
                   </Link>{" "}
                   · <Link to={`/stages/${s.id}/replay`}>Replay</Link> · <Link to={`/loops/${s.loop}/report`}>Report</Link>
+                  {!s.scorecard_submitted && <span className="badge status-pending"> no scorecard</span>}
                 </li>
               ))}
             </ul>

@@ -166,6 +166,87 @@ function SignalsPanel({ room }: { room: Room }) {
   );
 }
 
+/** Extend the clock by a chosen number of minutes (1–120, as the server allows). */
+export function ExtendClock({ stageId }: { stageId: number }) {
+  const { error, busy, run } = useAction();
+  const [minutes, setMinutes] = useState(5);
+  const valid = Number.isInteger(minutes) && minutes >= 1 && minutes <= 120;
+  return (
+    <form
+      className="inline extend-clock"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (valid) void run(() => api.timer(stageId, "extend", minutes));
+      }}
+    >
+      <label className="sr-only" htmlFor="extend-minutes">
+        Minutes to add
+      </label>
+      <input
+        id="extend-minutes"
+        type="number"
+        min={1}
+        max={120}
+        value={Number.isNaN(minutes) ? "" : minutes}
+        onChange={(e) => setMinutes(e.target.valueAsNumber)}
+        className="minutes-input"
+      />
+      <button type="submit" className="secondary small" disabled={busy || !valid}>
+        Extend
+      </button>
+      {error && (
+        <span className="error small" role="alert">
+          {error}
+        </span>
+      )}
+    </form>
+  );
+}
+
+/** Give the stage back to the queue, or to another coach (by username): either way this
+ * coach's room closes (the server refuses its socket once the stage is not theirs). */
+function HandOverControls({ room }: { room: Room }) {
+  const { error, busy, run } = useAction();
+  const [to, setTo] = useState("");
+  if (room.refused || room.stage.status === "done" || !room.stage.coach) return null;
+  return (
+    <details className="hand-over">
+      <summary className="small">Release or hand over</summary>
+      <div className="stack">
+        <button
+          type="button"
+          className="secondary small"
+          disabled={busy}
+          onClick={() => {
+            if (window.confirm("Give this stage back to the coach queue?")) void run(() => api.release(room.stage.id));
+          }}
+        >
+          Release to the queue
+        </button>
+        <form
+          className="inline"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (to.trim()) void run(() => api.handOver(room.stage.id, to.trim()));
+          }}
+        >
+          <label className="small">
+            Hand to coach <input value={to} onChange={(e) => setTo(e.target.value)} placeholder="username" />
+          </label>
+          <button type="submit" className="secondary small" disabled={busy || !to.trim()}>
+            Hand over
+          </button>
+        </form>
+        {error && (
+          <span className="error small" role="alert">
+            {error}
+          </span>
+        )}
+      </div>
+    </details>
+  );
+}
+
 function TimerControls({ room }: { room: Room }) {
   const { error, busy, run } = useAction();
   if (!roomActive(room)) return null;
@@ -180,9 +261,7 @@ function TimerControls({ room }: { room: Room }) {
           Pause clock
         </button>
       )}
-      <button type="button" className="secondary small" disabled={busy} onClick={() => void run(() => api.timer(room.stage.id, "extend", 5))}>
-        +5 min
-      </button>
+      <ExtendClock stageId={room.stage.id} />
       <button
         type="button"
         className="danger small"
@@ -199,6 +278,33 @@ function TimerControls({ room }: { room: Room }) {
         </span>
       )}
     </>
+  );
+}
+
+/** A claimed stage whose clock has not started: the coach starts it when both are ready
+ * (the candidate may too). */
+function PendingNotice({ room, candidateHere }: { room: Room; candidateHere: boolean }) {
+  const { error, busy, run } = useAction();
+  return (
+    <div className="notice start-notice" data-testid="coach-pending">
+      <span>
+        The clock has not started: it waits for you. {candidateHere ? "The candidate is in the room." : "The candidate is not in the room yet."}
+      </span>{" "}
+      <button
+        type="button"
+        className="primary small"
+        disabled={busy}
+        onClick={() => void run(() => api.stageStart(room.stage.id).then(room.reloadStage))}
+      >
+        Start the clock
+      </button>
+      {error && (
+        <span className="error small" role="alert">
+          {" "}
+          {error}
+        </span>
+      )}
+    </div>
   );
 }
 
@@ -252,6 +358,7 @@ function CoachRoomView({ room, kinds }: { room: Room; kinds: StageKinds }) {
         </span>
       )}
       <TimerControls room={room} />
+      <HandOverControls room={room} />
       {room.stage.status === "done" && !room.refused && (
         <Link className="button secondary small" to={`/stages/${room.stage.id}/replay`}>
           Replay
@@ -259,7 +366,7 @@ function CoachRoomView({ room, kinds }: { room: Room; kinds: StageKinds }) {
       )}
     </>
   );
-  const notices = room.stage.status === "pending" && !room.refused && <p className="notice">The candidate has not started this stage yet.</p>;
+  const notices = room.stage.status === "pending" && !room.refused && <PendingNotice room={room} candidateHere={candidateHere} />;
 
   return (
     <RoomShell room={room} kinds={kinds} className="coach-room" testId="coach-room" actions={actions} notices={notices}>

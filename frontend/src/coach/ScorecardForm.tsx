@@ -7,15 +7,23 @@ interface Draft {
   levels: Record<string, number>;
   comments: Record<string, string>;
   summary: string;
-  recommendation: Recommendation;
+  /** "" until the coach chooses one (a draft may stay without). */
+  recommendation: Recommendation | "";
   private_notes: string;
+}
+
+function savedLabel(draft: boolean | undefined, at: string): string {
+  const time = new Date(at).toLocaleTimeString();
+  return draft ? `Draft saved ${time} · the candidate sees nothing yet` : `Submitted ${time} · the candidate sees it once the stage ends`;
 }
 
 /** `disabled`: shown but not editable (the room was refused: the server would not save it). */
 export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: number; rubric: Rubric | null; disabled?: boolean }) {
   const dimensions = rubric?.dimensions ?? [];
-  const [draft, setDraft] = useState<Draft>({ levels: {}, comments: {}, summary: "", recommendation: "yes", private_notes: "" });
+  const [draft, setDraft] = useState<Draft>({ levels: {}, comments: {}, summary: "", recommendation: "", private_notes: "" });
   const [status, setStatus] = useState<string | null>(null);
+  // The candidate sees the scorecard only once submitted; after that it changes only by submitting again.
+  const [submitted, setSubmitted] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -28,18 +36,21 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
           levels: Object.fromEntries(card.scores.map((s) => [s.dimension, s.level])),
           comments: Object.fromEntries(card.scores.map((s) => [s.dimension, s.comment])),
           summary: card.summary ?? "",
-          recommendation: card.recommendation,
+          recommendation: card.recommendation ?? "",
           private_notes: card.private_notes ?? "",
         });
-        setStatus(`Saved ${new Date(card.updated_at).toLocaleTimeString()}`);
+        setSubmitted(!card.draft);
+        setStatus(savedLabel(card.draft, card.updated_at));
       })
       .catch((err) => {
         if (!(err instanceof ApiError && err.status === 404)) setError(describeError(err));
       });
   }, [stageId]);
 
-  async function save(event: FormEvent) {
+  async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const submit = submitter?.value === "submit";
     setError(null);
     try {
       const card = await api.scorecardSave(stageId, {
@@ -49,8 +60,10 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
         summary: draft.summary,
         recommendation: draft.recommendation,
         private_notes: draft.private_notes,
+        submit,
       });
-      setStatus(`Saved ${new Date(card.updated_at).toLocaleTimeString()}`);
+      setSubmitted(!card.draft);
+      setStatus(savedLabel(card.draft, card.updated_at));
     } catch (err) {
       setError(describeError(err));
     }
@@ -98,7 +111,8 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
       </label>
       <label>
         Recommendation
-        <select value={draft.recommendation} onChange={(e) => setDraft((x) => ({ ...x, recommendation: e.target.value as Recommendation }))}>
+        <select value={draft.recommendation} onChange={(e) => setDraft((x) => ({ ...x, recommendation: e.target.value as Recommendation | "" }))}>
+          <option value="">Not chosen yet</option>
           {Object.entries(RECOMMENDATION_LABEL).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -111,10 +125,15 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
         <textarea rows={3} value={draft.private_notes} onChange={(e) => setDraft((x) => ({ ...x, private_notes: e.target.value }))} />
       </label>
       <div className="row">
-        <button type="submit" className="primary">
-          Save scorecard
+        {!submitted && (
+          <button type="submit" className="secondary" value="draft">
+            Save draft
+          </button>
+        )}
+        <button type="submit" className="primary" value="submit" disabled={!draft.recommendation}>
+          {submitted ? "Update the submitted scorecard" : "Submit scorecard"}
         </button>
-        {status && <span className="muted small">{status}</span>}
+        {status && <span className="muted small" data-testid="scorecard-status">{status}</span>}
       </div>
       </fieldset>
       {error && (

@@ -3,6 +3,7 @@ import { Link, useParams } from "react-router";
 
 import { api, describeError } from "../api/client";
 import { useMe } from "../auth/session";
+import { coachPresent, coachState, SOLO_LABEL } from "../lib/coachedStage";
 import { startClockQuestion } from "../lib/format";
 import type { StageKinds } from "../lib/stageKinds";
 import { finishConfirmText } from "./finishConfirm";
@@ -21,19 +22,22 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
   const [busy, setBusy] = useState(false);
   useIntegritySignals(room.socket, isOwner && active);
 
-  async function act(action: "start" | "finish") {
+  const coach = coachState(stage);
+  const coachHere = coachPresent(stage, room.presence);
+
+  async function act(action: "start" | "solo" | "finish") {
     setBusy(true);
     setError(null);
     try {
-      if (action === "start") {
-        const question = startClockQuestion(stage.minutes);
-        if (question && !window.confirm(question)) return;
-        await api.stageStart(stage.id);
-      } else {
+      if (action === "finish") {
         await room.docs.settled(3000);
         const preview = await api.stageFinishPreview(stage.id);
         if (!window.confirm(finishConfirmText(preview))) return;
         await api.stageFinish(stage.id);
+      } else {
+        const question = action === "start" ? startClockQuestion(stage.minutes) : null;
+        if (question && !window.confirm(question)) return;
+        await api.stageStart(stage.id, { solo: action === "solo" });
       }
       await room.reloadStage();
     } catch (err) {
@@ -72,6 +76,11 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
         </p>
       )}
       {room.lastError && <p className="notice small">{room.lastError}</p>}
+      {isOwner && coachHere && stage.status !== "done" && (
+        <p className="notice ok small" role="status" data-testid="coach-joined">
+          Coach joined: {stage.coach} is in the room.
+        </p>
+      )}
       <FollowUpBanners events={liveEvents} />
     </>
   );
@@ -79,13 +88,37 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
   return (
     <RoomShell room={room} kinds={kinds} testId="stage-room" actions={actions} notices={notices}>
       {(spec, view) => {
+        if (stage.status === "pending" && coach === "waiting") {
+          return (
+            <section className="card narrow start-card" data-testid="waiting-for-coach">
+              <h2>Waiting for your coach</h2>
+              <p>
+                This stage takes {stage.minutes} minutes and its clock has not started: it waits until a coach takes the
+                stage from the queue and you start together. Stay here — this page updates when your coach arrives.
+              </p>
+              {isOwner && !room.refused && (
+                <>
+                  <p className="small muted">Or go ahead without a coach: the scripted interviewer runs the stage.</p>
+                  <button type="button" className="secondary" onClick={() => void act("solo")} disabled={busy}>
+                    {SOLO_LABEL}
+                  </button>
+                </>
+              )}
+            </section>
+          );
+        }
         if (stage.status === "pending") {
           return (
             <section className="card narrow start-card">
-              <h2>Ready when you are</h2>
+              <h2>{coach === "claimed" ? `Your coach ${stage.coach} has this stage` : "Ready when you are"}</h2>
               <p>
-                This stage takes {stage.minutes} minutes. The clock starts when you press start and keeps running on the
-                server — reloading or losing the connection does not stop it.
+                This stage takes {stage.minutes} minutes.{" "}
+                {coach === "claimed"
+                  ? coachHere
+                    ? "Your coach is in the room: start when you are both ready (either of you may start the clock)."
+                    : "Your coach is not in the room yet; either of you may start the clock."
+                  : "The clock starts when you press start."}{" "}
+                It keeps running on the server — reloading or losing the connection does not stop it.
               </p>
               {isOwner && !room.refused && (
                 <button type="button" className="primary" onClick={() => void act("start")} disabled={busy}>

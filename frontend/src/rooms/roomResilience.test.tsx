@@ -244,7 +244,7 @@ describe("a room the server refused (4403)", () => {
     expect(notice.textContent).toBe("You no longer have access to this stage. Go back to your dashboard.");
     expect(screen.getByTestId("connection").textContent).toBe("Not allowed");
     expect(screen.getByTestId("coach-room").className).toContain("room-inert");
-    for (const name of ["Pause clock", "Resume clock", "+5 min", "Finish stage", "Replay"]) {
+    for (const name of ["Pause clock", "Resume clock", "Extend", "Finish stage", "Replay"]) {
       expect(screen.queryByRole("button", { name })).toBeNull();
     }
     expect((screen.getByRole("button", { name: "Push" }) as HTMLButtonElement).disabled).toBe(true);

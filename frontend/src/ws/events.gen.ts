@@ -18,6 +18,11 @@ export type StageClaimedPayload = {
   coach: string;
 };
 
+/** Its coach gave the stage back to the queue (`coach`: who had it). */
+export type StageReleasedPayload = {
+  coach: string;
+};
+
 /** The clock as the server decides it; `remaining_ms` is measured when sent. */
 export type TimerPayload = {
   reason: "hello" | "pause" | "resume" | "extend" | "expired";
@@ -96,9 +101,11 @@ export type BlurSignal = {
   ms: number;
 };
 
+/** `recommendation` null: a draft without one yet; `submitted` false: a draft. */
 export type ScorecardSavedPayload = {
   id: number;
-  recommendation: "strong_no" | "no" | "yes" | "strong_yes";
+  recommendation: "strong_no" | "no" | "yes" | "strong_yes" | null;
+  submitted: boolean;
 };
 
 /** `flaw` null: the coach ruled that the comment matches no flaw. */
@@ -205,6 +212,8 @@ export type StageStatusEvent = EventEnvelope & { type: "stage.status"; private: 
 
 export type StageClaimedEvent = EventEnvelope & { type: "stage.claimed"; private: false } & StageClaimedPayload;
 
+export type StageReleasedEvent = EventEnvelope & { type: "stage.released"; private: false } & StageReleasedPayload;
+
 export type TimerEvent = EventEnvelope & { type: "timer"; private: false } & TimerPayload;
 
 export type DocUpdateEvent = EventEnvelope & { type: "doc.update"; private: false } & DocUpdatePayload;
@@ -238,6 +247,7 @@ export type ReviewMatchClearedEvent = EventEnvelope & { type: "review_match.clea
 export type LoggedEvent =
   | StageStatusEvent
   | StageClaimedEvent
+  | StageReleasedEvent
   | TimerEvent
   | DocUpdateEvent
   | FollowUpEvent
@@ -257,6 +267,7 @@ export type LoggedEvent =
 export type LoggedEventType =
   | "stage.status"
   | "stage.claimed"
+  | "stage.released"
   | "timer"
   | "doc.update"
   | "follow_up"

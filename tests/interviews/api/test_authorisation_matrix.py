@@ -189,6 +189,14 @@ CASES = [
     ),
     Case("coach-queue", "get", lambda w: f"{API}/coach/queue/", (401, 403, 403, 200, 200, 200)),
     Case("claim", "post", stage_url("values", "claim/"), (401, 404, 403, 200, 200, 200)),
+    Case("release", "post", stage_url("review", "release/"), (401, 404, 403, 404, 200, 200)),
+    Case(
+        "hand-over",
+        "post",
+        stage_url("review", "hand-over/"),
+        (401, 404, 403, 404, 200, 200),
+        body=lambda w, role: {"coach": "coach-free"},
+    ),
     Case(
         "follow-ups",
         "post",
@@ -542,7 +550,7 @@ def test_events_hide_private_events_from_the_candidate(world: World, as_user):
     owner_types = [e["type"] for e in as_user(world.owner).get(url).json()]
     coach_types = [e["type"] for e in as_user(world.assigned).get(url).json()]
     assert "note" not in owner_types
-    assert coach_types == ["stage.status", "stage.claimed", "note"]
+    assert coach_types == ["stage.claimed", "stage.status", "note"]
     after = as_user(world.assigned).get(url, {"after": 2}).json()
     assert [e["seq"] for e in after] == [3]
     assert as_user(world.owner).get(url, {"after": "x"}).status_code == 400

@@ -149,6 +149,33 @@ CASES = [
         "stage_taken",
     ),
     Case(
+        "coach-not-claimed",
+        lambda w, c: [
+            c(w.owner).post(f"{API}/stages/{w.coding.pk}/finish/"),
+            c(w.owner).post(f"{API}/stages/{w.values.pk}/start/"),
+        ][-1],
+        409,
+        "coach_not_claimed",
+    ),
+    Case(
+        "coach-claimed",
+        lambda w, c: c(w.owner).post(
+            f"{API}/stages/{w.review.pk}/start/", {"solo": True}, format="json"
+        ),
+        409,
+        "coach_claimed",
+    ),
+    Case(
+        "stage-solo",
+        lambda w, c: [
+            c(w.owner).post(f"{API}/stages/{w.coding.pk}/finish/"),
+            c(w.owner).post(f"{API}/stages/{w.values.pk}/start/", {"solo": True}, format="json"),
+            c(w.coach).post(f"{API}/stages/{w.values.pk}/claim/"),
+        ][-1],
+        409,
+        "stage_solo",
+    ),
+    Case(
         "stage-not-finished",
         lambda w, c: c(w.owner).get(f"{API}/stages/{w.coding.pk}/scorecard/"),
         409,

@@ -138,6 +138,7 @@ def test_a_coached_round_through_the_api(world, as_user):
         "summary": "Thoughtful.",
         "recommendation": "yes",
         "private_notes": "ask about the incident next time",
+        "submit": True,
     }
     assert coach.put(f"{stage_url}/scorecard/", body, format="json").status_code == 200
     card = owner.get(f"{stage_url}/scorecard/").json()

@@ -79,7 +79,7 @@ def test_events_filtered_by_type(world: World, as_user):
     url = f"{API}/stages/{world.coding.pk}/events/"
     coach = as_user(world.assigned)
     everything = [e["type"] for e in coach.get(url).json()]
-    assert everything == ["stage.status", "stage.claimed", "note", "chat"]
+    assert everything == ["stage.claimed", "stage.status", "note", "chat"]
     assert [e["type"] for e in coach.get(url, {"types": "chat,note"}).json()] == ["note", "chat"]
     assert [e["type"] for e in coach.get(url, {"exclude": "stage.status,note"}).json()] == [
         "stage.claimed",

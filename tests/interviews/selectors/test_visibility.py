@@ -92,8 +92,8 @@ def test_candidate_never_gets_locked_parts_or_coach_data(world):
 def test_events_for_the_candidate_skip_private_ones(world):
     owner = [e.type for e in stage_events_for(world.owner, world.coding)]
     coach = [e.type for e in stage_events_for(world.assigned, world.coding)]
-    assert owner == ["stage.status", "stage.claimed"]
-    assert coach == ["stage.status", "stage.claimed", "note"]
+    assert owner == ["stage.claimed", "stage.status"]
+    assert coach == ["stage.claimed", "stage.status", "note"]
     assert [e.seq for e in stage_events_for(world.assigned, world.coding, after=1)] == [
         2,
         3,

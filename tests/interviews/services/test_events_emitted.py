@@ -36,7 +36,7 @@ from interviews.services.reviews import (
     review_match_override_set,
 )
 from interviews.services.scorecards import scorecard_save
-from interviews.services.stages import stage_claim, stage_finish, stage_start
+from interviews.services.stages import stage_claim, stage_finish, stage_release, stage_start
 from interviews.services.submissions import submission_create
 from sandbox import JobResult
 from sandbox import TestResult as SandboxTestResult
@@ -218,13 +218,22 @@ CASES = [
         lambda w, mp: stage_start(stage=w.values, actor=w.owner),
         [("stage.status", False, {"status": "live", "reason": "start", "finished_at": None})],
         stage="values",
-        setup=lambda w, mp: stage_finish(stage=w.coding, actor=w.owner),
+        setup=lambda w, mp: (
+            stage_finish(stage=w.coding, actor=w.owner),
+            stage_claim(stage=w.values, coach=w.coach),
+        ),
     ),
     Case(
         "claim",
         lambda w, mp: stage_claim(stage=w.values, coach=w.coach),
         [("stage.claimed", False, {"coach": "coach-free"})],
         stage="values",
+    ),
+    Case(
+        "release",
+        lambda w, mp: stage_release(stage=w.review, actor=w.assigned),
+        [("stage.released", False, {"coach": "coach-assigned"})],
+        stage="review",
     ),
     Case(
         "chat",
@@ -353,6 +362,7 @@ def test_stage_status_has_one_shape_for_start_finish_and_deadline(world, verify_
     [finish] = verify_action(
         world.coding, lambda: stage_finish(stage=world.coding, actor=world.owner)
     )
+    stage_claim(stage=world.values, coach=world.coach)
     [start] = verify_action(
         world.values, lambda: stage_start(stage=world.values, actor=world.owner)
     )
@@ -378,12 +388,11 @@ def test_emit_refuses_a_payload_that_does_not_match_its_declaration(world):
 
 def test_start_claim_and_review_events(world):
     stage_finish(stage=world.coding, actor=world.owner)
-    m.Stage.objects.filter(pk=world.values.pk).update(coach_requested=False)
+    stage_claim(stage=world.values, coach=world.coach)  # while pending
     stage_start(stage=world.values, actor=world.owner)
-    stage_claim(stage=world.values, coach=world.coach)
     types = [t for t, _, _ in new_events(world.values, 0)]
-    assert types == ["stage.status", "stage.claimed"]
-    start_payload = new_events(world.values, 0)[0][2]
+    assert types == ["stage.claimed", "stage.status"]
+    start_payload = new_events(world.values, 0)[1][2]
     assert start_payload["status"] == "live" and start_payload["deadline"]
     assert start_payload["coach_requested"] is True
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 from interviews import models as m
 from interviews.selectors.stages import coach_queue, time_remaining_ms
 from interviews.services.errors import NotAllowed, StateConflict
+from interviews.services.loops import loop_start
 from interviews.services.stages import stage_claim, stage_finish, stage_start
 from tests import factories as f
 
@@ -16,6 +17,7 @@ from tests import factories as f
 def test_start_sets_the_server_side_deadline(world):
     before = timezone.now()
     stage_finish(stage=world.coding, actor=world.owner)
+    stage_claim(stage=world.values, coach=world.coach)
     stage = stage_start(stage=world.values, actor=world.owner)
     assert stage.status == "live"
     assert before <= stage.started_at <= timezone.now()
@@ -56,16 +58,14 @@ def test_finish_needs_a_live_stage(world):
         stage_finish(stage=world.coding, actor=world.owner)
 
 
-def test_coached_live_rounds_enter_the_coach_queue_but_challenges_do_not(world):
-    stage_finish(stage=world.coding, actor=world.owner)
-    challenge = stage_start(stage=world.challenge, actor=world.owner)
-    assert challenge.coach_requested is False
-    assert challenge not in coach_queue()
-    stage_finish(stage=challenge, actor=world.owner)
-    m.Stage.objects.filter(pk=world.values.pk).update(coach_requested=False)
-    values = stage_start(stage=world.values, actor=world.owner)
-    assert values.coach_requested is True
-    assert values in coach_queue()
+def test_coached_live_rounds_enter_the_coach_queue_at_loop_start_but_challenges_do_not(world):
+    loop = loop_start(candidate=world.owner, template=world.template, coached=True)
+    stages = {s.kind: s for s in loop.stages.all()}
+    assert {s.kind for s in coach_queue() if s.loop_id == loop.pk} == {"coding", "review", "values"}
+    assert all(s.status == "pending" for s in stages.values())
+    assert stages["challenge"].coach_requested is False
+    challenge = stage_start(stage=stages["challenge"], actor=world.owner)  # no coach needed
+    assert challenge.status == "live" and challenge not in coach_queue()
 
 
 def test_uncoached_loops_never_enter_the_queue(world):

@@ -7,6 +7,7 @@ import { useRunShortcuts, useYMapValue } from "../shared/hooks";
 import { type Room, roomActive } from "../shared/useStageRoom";
 import { ReadOnlyLabel, SaveIndicator } from "../shared/widgets";
 import { CodeEditor, type RemoteCursor } from "./CodeEditor";
+import { PushedFollowUps } from "./PushedFollowUps";
 import { useSubmissions } from "./useSubmissions";
 import { VerdictTable } from "./VerdictTable";
 
@@ -306,6 +307,7 @@ export function CodingWorkspace({ room, editable, side }: { room: Room; editable
             ))}
           </div>
         )}
+        <PushedFollowUps followUps={room.stage.follow_ups} />
         <QuestionPrompt question={question} part={part} onPart={setPart} />
         {side}
       </section>

@@ -69,7 +69,7 @@ export interface StageRoomState {
   retry: () => void;
 }
 
-const RELOAD_ON = new Set(["follow_up", "stage.status", "stage.claimed"]);
+const RELOAD_ON = new Set(["follow_up", "stage.status", "stage.claimed", "stage.released"]);
 /** What a room's REST history leaves out (see the top of this file). */
 export const HISTORY_EXCLUDE = "doc.update,presence,submission.status";
 const HISTORY_PAGE = 5000;
