@@ -208,7 +208,7 @@ class StageScorecardApi(PracticeApi):
             except NotFound:
                 pass
         elif scorecard_draft_exists(stage):
-            raise NotFound("The coach has not submitted this stage's scorecard yet.")
+            raise NotFound("This stage has no scorecard yet.")
         card = stage_scorecard(stage)
         if card is None:
             raise NotFound("This stage has no scorecard yet.")

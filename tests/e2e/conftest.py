@@ -140,4 +140,4 @@ def claim(
     expect(coach.get_by_test_id("stage-status")).to_have_text("live")
     if room is not None:
         expect(room.get_by_test_id("stage-status")).to_have_text("live")
-        room.get_by_text("Saved · seq").wait_for()
+        room.get_by_text("All changes saved").wait_for()

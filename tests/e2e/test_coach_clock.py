@@ -79,7 +79,7 @@ def test_the_clock_waits_for_the_coach_who_claims_and_starts_it(
     # The coach starts the clock from the room; the candidate's clock runs.
     coach.get_by_test_id("coach-pending").get_by_role("button", name="Start the clock").click()
     expect(candidate.get_by_test_id("stage-status")).to_have_text("live")
-    candidate.get_by_text("Saved · seq").wait_for()
+    candidate.get_by_text("All changes saved").wait_for()
     expect(countdown).to_have_text(CLOCK_RE)
     first = countdown.inner_text()
     candidate.wait_for_timeout(2200)

@@ -43,7 +43,7 @@ def test_coach_watches_typing_and_pushes_a_follow_up(
         "() => document.querySelector('.cm-content')?.textContent.includes('import sys')"
     )
     candidate.get_by_text("coach coach-lin").wait_for()
-    candidate.get_by_text("Saved · seq").wait_for()
+    candidate.get_by_text("All changes saved").wait_for()
 
     # The candidate types; the coach's read-only editor follows within a second.
     candidate.locator(".cm-content").click()
