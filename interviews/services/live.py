@@ -29,7 +29,7 @@ from interviews.selectors.stages import (
 )
 
 from .errors import InvalidInput, StateConflict
-from .stages import stage_status_payload
+from .stages import isoformat_or_none, stage_status_payload
 
 logger = logging.getLogger(__name__)
 
@@ -38,10 +38,6 @@ MAX_CHAT_CHARS = 4000
 #: last follow-up was asked (a sentence or two; a word or a typo fix is not an answer).
 AFTER_ANSWER_MIN_WORDS = 25
 INTEGRITY_KINDS = {"paste", "blur"}
-
-
-def _iso(value) -> str | None:
-    return value.isoformat() if value else None
 
 
 def chat_post(*, stage: Stage, author: AbstractBaseUser, text: str) -> StageEvent:
@@ -88,7 +84,7 @@ def timer_payload(stage: Stage, reason: str) -> dict:
     return {
         "reason": reason,
         "status": stage.status,
-        "deadline": _iso(stage.deadline),
+        "deadline": isoformat_or_none(stage.deadline),
         "paused": stage.paused_remaining_ms is not None,
         "remaining_ms": time_remaining_ms(stage),
     }

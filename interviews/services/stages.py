@@ -28,7 +28,8 @@ def _locked(stage: Stage) -> Stage:
     return Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
 
 
-def _iso(value) -> str | None:
+def isoformat_or_none(value) -> str | None:
+    """A datetime as event payloads carry it (ISO 8601), or None."""
     return value.isoformat() if value else None
 
 
@@ -38,9 +39,9 @@ def stage_status_payload(stage: Stage, reason: str) -> dict:
     return {
         "status": stage.status,
         "reason": reason,
-        "started_at": _iso(stage.started_at),
-        "deadline": _iso(stage.deadline),
-        "finished_at": _iso(stage.finished_at),
+        "started_at": isoformat_or_none(stage.started_at),
+        "deadline": isoformat_or_none(stage.deadline),
+        "finished_at": isoformat_or_none(stage.finished_at),
         "coach_requested": stage.coach_requested,
     }
 
