@@ -6,6 +6,7 @@ import os
 import time
 
 import pytest
+import redis
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
@@ -152,6 +153,43 @@ def test_killed_worker_still_gives_exactly_one_verdict_and_leaves_no_container(
     for container in docker_client().containers.list(all=True, filters={"label": LABEL}):
         owner_pid = int(container.labels[LABEL_OWNER].rpartition("/")[2])
         assert _alive(owner_pid), f"container {container.short_id} of dead pid {owner_pid}"
+
+
+def test_a_killed_worker_and_an_emptied_broker_still_give_exactly_one_verdict(
+    start_worker, celery_worker, candidate_client
+):
+    """The issue's run: the worker is killed mid-judge and Redis comes back empty (as a
+    Redis without persistence does after a restart), so no message will ever be redelivered.
+    The requeue sweep of the next worker's beat finds the `running` job whose lease ran out
+    and queues it again: one verdict within the lease plus a sweep interval (plus judging)."""
+    candidate, client = candidate_client
+    stage, question = _challenge(candidate)
+    celery_worker.stop()
+    doomed = start_worker()
+    submission_id = _submit(client, stage, question, SLOW_PYTHON, mode="submit")
+    deadline = time.monotonic() + 30
+    while Submission.objects.get(pk=submission_id).status != "running":
+        assert time.monotonic() < deadline, doomed.log_tail()
+        time.sleep(0.05)
+    time.sleep(0.5)
+    doomed.kill()
+    broker = redis.Redis.from_url(os.environ["REDIS_URL"])
+    broker.flushdb()  # the unacked message is gone for good
+    assert broker.dbsize() == 0
+
+    replacement = start_worker(beat=True)  # beat runs the requeue sweep every 5 s
+    try:
+        data = _wait_done(client, submission_id, timeout=120)
+    finally:
+        replacement.stop()
+    submission = Submission.objects.get(pk=submission_id)
+    assert data["status"] == "done", data
+    assert submission.expired_leases == 1
+    assert TestResult.objects.filter(submission=submission).count() == data["total"]
+    done_events = StageEvent.objects.filter(
+        stage=stage, type="submission.status", payload__status="done"
+    )
+    assert done_events.count() == 1
 
 
 def _alive(pid: int) -> bool:
