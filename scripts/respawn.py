@@ -14,6 +14,7 @@ Standard library only: it must work before the virtualenv exists.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -52,10 +53,8 @@ class Respawner:
         """Forward honcho's stop to the child's whole group and leave the loop."""
         self.stopping = True
         if self.child is not None and self.child.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.child.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
 
     def run(self) -> int:
         signal.signal(signal.SIGTERM, self.stop)
@@ -87,10 +86,8 @@ class Respawner:
             if self.stopping:
                 deadline = deadline or time.monotonic() + STOP_GRACE_S
                 if time.monotonic() > deadline:
-                    try:
+                    with contextlib.suppress(ProcessLookupError):
                         os.killpg(self.child.pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
 
     def sleep(self, seconds: float) -> bool:
         """Sleep before a restart; True if asked to stop meanwhile."""

@@ -62,7 +62,10 @@ def test_every_shipped_process_runs_under_respawn():
 def test_a_killed_process_group_is_started_again_and_the_others_keep_running(tmp_path):
     """As the issue saw it: `kill -9` of the worker's process group. Before, honcho then
     stopped every process; now the victim comes back and its neighbour never noticed."""
-    script = "import os, pathlib, sys, time; pathlib.Path(sys.argv[1]).write_text(str(os.getpid())); time.sleep(600)"
+    script = (
+        "import os, pathlib, sys, time; "
+        "pathlib.Path(sys.argv[1]).write_text(str(os.getpid())); time.sleep(600)"
+    )
     victim_pid, neighbour_pid = tmp_path / "victim.pid", tmp_path / "neighbour.pid"
     respawn = f"{sys.executable} {RESPAWN}"
     (tmp_path / "Procfile").write_text(
