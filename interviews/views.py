@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8">
@@ -12,8 +13,11 @@ PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8">
 
 @ensure_csrf_cookie
 def spa_index(request: HttpRequest) -> HttpResponse:
-    """Serve the SPA shell (and set the CSRF cookie the API client sends back)."""
+    """Serve the SPA shell (and set the CSRF cookie the API client sends back). The shell
+    names this build's hashed assets, so browsers must ask again each time (the assets
+    themselves are cached for a year: settings.WHITENOISE_IMMUTABLE_FILE_TEST)."""
     index = settings.FRONTEND_DIST / "index.html"
-    if index.exists():
-        return HttpResponse(index.read_text(), content_type="text/html; charset=utf-8")
-    return HttpResponse(PLACEHOLDER, content_type="text/html; charset=utf-8")
+    body = index.read_text() if index.exists() else PLACEHOLDER
+    response = HttpResponse(body, content_type="text/html; charset=utf-8")
+    patch_cache_control(response, no_cache=True)
+    return response

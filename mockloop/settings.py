@@ -136,6 +136,9 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 WHITENOISE_USE_FINDERS = True
+# Vite names every built asset `/static/assets/<name>-<hash>.<ext>`: its content never
+# changes under that name, so browsers may keep it for a year without asking again.
+WHITENOISE_IMMUTABLE_FILE_TEST = r"^/static/assets/.+-[A-Za-z0-9_-]{8}\.[a-z0-9]+$"
 
 # Bodies are capped well above the 64 KiB code limit so the API can answer 413 itself.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2 * 1024 * 1024)

@@ -86,12 +86,15 @@ step_frontend() {
     stamp_write npm "$lock_key"
     rm -f "$STAMPS/frontend-build"
   fi
-  src_key="$(digest_tree frontend node_modules dist)"
+  src_key="$(digest_tree frontend node_modules dist)-compressed"
   if [[ -f frontend/dist/index.html ]] && stamp_matches frontend-build "$src_key"; then
     ok "frontend build up to date"
   else
     log "npm run build (frontend)"
     (cd frontend && npm run --silent build)
+    # Brotli and gzip copies beside each file; whitenoise serves them to browsers that
+    # accept them, in `make run` as in production (where collectstatic makes its own).
+    "$PY" -m whitenoise.compress -q frontend/dist
     stamp_write frontend-build "$src_key"
   fi
 }
