@@ -240,6 +240,11 @@ class PartOutcomeSerializer(serializers.Serializer):
     failed_submits = serializers.IntegerField()
     ran_before_submit = serializers.BooleanField(allow_null=True)
     timed_out = serializers.BooleanField()
+    slowest_test_ms = serializers.IntegerField(
+        allow_null=True,
+        help_text="The fastest accepted submit's slowest test (null: not accepted).",
+    )
+    language = serializers.CharField(allow_blank=True)
 
 
 class QuestionOutcomeSerializer(serializers.Serializer):

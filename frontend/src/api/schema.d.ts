@@ -1408,6 +1408,9 @@ export interface components {
             failed_submits: number;
             ran_before_submit: boolean | null;
             timed_out: boolean;
+            /** @description The fastest accepted submit's slowest test (null: not accepted). */
+            slowest_test_ms: number | null;
+            language: string;
         };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
