@@ -347,7 +347,12 @@ class ProgressBaseSerializer(serializers.Serializer):
 class ProgressStageSerializer(ProgressBaseSerializer):
     percent = serializers.FloatField(allow_null=True)
     level = serializers.FloatField(allow_null=True)
-    recommendation = serializers.CharField()
+    recommendation = serializers.CharField(
+        allow_null=True, help_text="The coach's; null for an automatic scorecard."
+    )
+    source = serializers.ChoiceField(
+        choices=["coach", "auto"], help_text="Which scorecard the point comes from."
+    )
 
 
 class ProgressKindSerializer(serializers.Serializer):
@@ -358,6 +363,7 @@ class ProgressKindSerializer(serializers.Serializer):
 class ProgressDimensionPointSerializer(ProgressBaseSerializer):
     level = serializers.IntegerField()
     weight = serializers.FloatField()
+    source = serializers.ChoiceField(choices=["coach", "auto"])
 
 
 class ProgressDimensionSerializer(serializers.Serializer):

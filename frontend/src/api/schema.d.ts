@@ -1462,6 +1462,7 @@ export interface components {
             level: number;
             /** Format: double */
             weight: number;
+            source: components["schemas"]["SourceE6aEnum"];
         };
         ProgressKind: {
             kind: string;
@@ -1498,7 +1499,15 @@ export interface components {
             percent: number | null;
             /** Format: double */
             level: number | null;
-            recommendation: string;
+            /** @description The coach's; null for an automatic scorecard. */
+            recommendation: string | null;
+            /**
+             * @description Which scorecard the point comes from.
+             *
+             *     * `coach` - coach
+             *     * `auto` - auto
+             */
+            source: components["schemas"]["SourceE6aEnum"];
         };
         PublicCoding: {
             languages: string[];
