@@ -35,7 +35,14 @@ class QuestionAdmin(admin.ModelAdmin):
     list_display = ("slug", "version", "kind", "title", "difficulty", "status", "is_verified")
     list_filter = ("kind", "status", "difficulty")
     search_fields = ("slug", "title", "prompt")
-    readonly_fields = ("verified_at", "verification", "fingerprint", "created_at", "created_by")
+    readonly_fields = (
+        "verified_at",
+        "verification",
+        "reference_time_ms",
+        "fingerprint",
+        "created_at",
+        "created_by",
+    )
     inlines = [PartInline, FollowUpInline, PlantedFlawInline]
     actions = ["verify_references", "publish"]
     fieldsets = (
@@ -59,7 +66,16 @@ class QuestionAdmin(admin.ModelAdmin):
         ("Review document", {"classes": ("collapse",), "fields": ("document",)}),
         (
             "Verification",
-            {"fields": ("verified_at", "verification", "fingerprint", "created_at", "created_by")},
+            {
+                "fields": (
+                    "verified_at",
+                    "verification",
+                    "reference_time_ms",
+                    "fingerprint",
+                    "created_at",
+                    "created_by",
+                )
+            },
         ),
     )
 

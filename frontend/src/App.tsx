@@ -11,7 +11,9 @@ import { LoopPage } from "./candidate/LoopPage";
 import { Progress } from "./candidate/Progress";
 import { ScorecardView } from "./candidate/ScorecardView";
 import { TopBar } from "./layout/TopBar";
+import { useMinWidth } from "./lib/useMinWidth";
 import { ForbiddenPage, NotFoundPage, Problem } from "./pages/Problem";
+import { NarrowScreen, ROOM_MIN_WIDTH } from "./rooms/shared/NarrowScreen";
 import { StageRoomPage } from "./rooms/StageRoomPage";
 
 // Admin, replay and report pages are their own chunks: a candidate's room never loads them.
@@ -71,8 +73,15 @@ function Home() {
   );
 }
 
+/** A room, or below tablet width the notice that it needs a wider screen. */
+function WideEnough({ children }: { children: ReactNode }) {
+  return useMinWidth(ROOM_MIN_WIDTH) ? children : <NarrowScreen />;
+}
+
 function StageRoute() {
   const { session } = useSession();
+  const wide = useMinWidth(ROOM_MIN_WIDTH);
+  if (!wide) return <NarrowScreen />;
   if (session.state === "signed-in" && session.me.role !== "candidate") return <CoachRoomPage />;
   return <StageRoomPage />;
 }
@@ -107,7 +116,7 @@ export function AppRoutes() {
 function CoachRoutes() {
   return (
     <Routes>
-      <Route path="stages/:stageId" element={<CoachRoomPage />} />
+      <Route path="stages/:stageId" element={<WideEnough><CoachRoomPage /></WideEnough>} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );

@@ -240,6 +240,11 @@ class PartOutcomeSerializer(serializers.Serializer):
     failed_submits = serializers.IntegerField()
     ran_before_submit = serializers.BooleanField(allow_null=True)
     timed_out = serializers.BooleanField()
+    slowest_test_ms = serializers.IntegerField(
+        allow_null=True,
+        help_text="The fastest accepted submit's slowest test (null: not accepted).",
+    )
+    language = serializers.CharField(allow_blank=True)
 
 
 class QuestionOutcomeSerializer(serializers.Serializer):
@@ -342,7 +347,12 @@ class ProgressBaseSerializer(serializers.Serializer):
 class ProgressStageSerializer(ProgressBaseSerializer):
     percent = serializers.FloatField(allow_null=True)
     level = serializers.FloatField(allow_null=True)
-    recommendation = serializers.CharField()
+    recommendation = serializers.CharField(
+        allow_null=True, help_text="The coach's; null for an automatic scorecard."
+    )
+    source = serializers.ChoiceField(
+        choices=["coach", "auto"], help_text="Which scorecard the point comes from."
+    )
 
 
 class ProgressKindSerializer(serializers.Serializer):
@@ -353,6 +363,7 @@ class ProgressKindSerializer(serializers.Serializer):
 class ProgressDimensionPointSerializer(ProgressBaseSerializer):
     level = serializers.IntegerField()
     weight = serializers.FloatField()
+    source = serializers.ChoiceField(choices=["coach", "auto"])
 
 
 class ProgressDimensionSerializer(serializers.Serializer):

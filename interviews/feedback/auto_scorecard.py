@@ -12,8 +12,10 @@ How a card is built:
    - coding / challenge (`coding_signals`): `correctness` (hidden tests passed, best
      submit per open part), `coverage` (open parts accepted; the challenge also per
      question), `testing` (samples or custom input run before the first submit of a
-     part; failed submits), `performance` (best submits that ran out of time; the
-     reference's run time is not stored, so it is not compared, and the card says so);
+     part; failed submits), `performance` (open parts accepted within the time limit
+     and not far slower than the reference solution's run time, stored by its
+     verification: unsolved and unsubmitted parts count against it, so one solved part
+     of four is not "100 %");
    - review (`review_signals`): `finds` (planted flaws whose lines a comment points at,
      whatever its category), `severity` (high-severity flaws found), `precision` (today's
      review precision), `fixes` (comments on a flaw that propose a change);
@@ -31,7 +33,7 @@ How a card is built:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, TypedDict
@@ -100,6 +102,9 @@ class SubmissionFacts:
     total: int
     at: datetime
     auto: bool = False
+    language: str = ""
+    #: The CPU time of its slowest test (`Submission.max_time_ms`).
+    max_time_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -108,8 +113,9 @@ class CodingQuestionFacts:
     title: str
     parts: Sequence[PartFacts]
     submissions: Sequence[SubmissionFacts]
-    #: The reference solution's run time, when the bank stores it (today it does not).
-    reference_ms: float | None = None
+    #: The reference solution's slowest hidden test per language and part, from its
+    #: verification (`Question.reference_time_ms`: {"python": {"1": 90}}).
+    reference_time_ms: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
 
 class PartOutcome(TypedDict):
@@ -123,6 +129,9 @@ class PartOutcome(TypedDict):
     failed_submits: int
     ran_before_submit: bool | None
     timed_out: bool
+    #: The fastest accepted submit's slowest test, and its language (None: not accepted).
+    slowest_test_ms: int | None
+    language: str
 
 
 def _judged(submission: SubmissionFacts) -> bool:
@@ -148,6 +157,7 @@ def part_outcome(
     ran_before = None
     if submits:
         ran_before = any(run.at <= submits[0].at for run in runs)
+    fastest = min(accepted, key=lambda s: s.max_time_ms, default=None)
     return {
         "part": part.number,
         "title": part.title,
@@ -159,6 +169,8 @@ def part_outcome(
         "failed_submits": sum(1 for s in submits if s.verdict != "accepted"),
         "ran_before_submit": ran_before,
         "timed_out": best is not None and best.verdict == "time_limit",
+        "slowest_test_ms": fastest.max_time_ms if fastest else None,
+        "language": fastest.language if fastest else "",
     }
 
 
@@ -277,37 +289,88 @@ def coding_signals(
                 )
             )
 
-    # performance: best submits that ran out of time; no reference timing to compare.
-    timed_out = [(o, p) for o, p in submitted if p["timed_out"]]
-    performance = Signal("performance", None, "nothing was submitted")
-    if submitted:
-        fast = len(submitted) - len(timed_out)
-        performance = Signal(
-            "performance",
-            level_from_share(fast / len(submitted)),
-            _share_rule(
-                "submitted parts whose best submit stayed within the time limit",
-                fast,
-                len(submitted),
-            ),
-        )
-        for outcome, part in timed_out:
-            performance.evidence.append(
-                _evidence(
-                    "coding.time-limit", f"{where(outcome, part)}: best submit ran out of time"
-                )
-            )
-    if not any(q.reference_ms is not None for q in questions):
-        performance.evidence.append(
-            _evidence(
-                "coding.no-reference-time",
-                "Run time is not compared with the reference solution's: the bank does not "
-                "store the reference's run time.",
-            )
-        )
+    performance = performance_signal(questions, outcomes)
     return (
         {s.name: s for s in (correctness, coverage, testing, performance)},
         outcomes,
+    )
+
+
+#: An accepted part is "slow" when its slowest test took more than this many times the
+#: reference's slowest hidden test in the same language …
+SLOW_RATIO = 3.0
+#: … and more than this many ms longer: below it, the ratio of two small CPU times is noise.
+SLOW_MARGIN_MS = 50
+
+
+def _ratio_text(mine: int, reference: int) -> str:
+    return f"{mine / reference:.1f}×" if reference > 0 else "the reference took under 1 ms"
+
+
+def performance_signal(
+    questions: Sequence[CodingQuestionFacts], outcomes: Sequence[QuestionOutcome]
+) -> Signal:
+    """Open parts accepted within the time limit and not slow against the reference
+    (`SLOW_RATIO`, `SLOW_MARGIN_MS`), over every open part: a part not solved has no
+    speed worth the name, so it counts against the share instead of leaving it."""
+    parts = [
+        (outcome, question, part)
+        for outcome, question in zip(outcomes, questions, strict=True)
+        for part in outcome["parts"]
+    ]
+    if not parts:
+        return Signal("performance", None, "no open parts")
+    if not any(part["submits"] for _, _, part in parts):
+        return Signal("performance", None, "nothing was submitted, so speed was not measured")
+    fast = 0
+    evidence: list[Evidence] = []
+    for outcome, question, part in parts:
+        where = f'{outcome["label"]} part {part["part"]} "{part["title"]}"'
+        if part["timed_out"]:
+            evidence.append(_evidence("coding.time-limit", f"{where}: best submit ran out of time"))
+            continue
+        if not part["accepted"]:
+            evidence.append(
+                _evidence(
+                    "coding.unsolved-part",
+                    f"{where}: "
+                    + ("not accepted" if part["submits"] else "not submitted")
+                    + ", so counted as not fast",
+                )
+            )
+            continue
+        mine = part["slowest_test_ms"] or 0
+        reference = question.reference_time_ms.get(part["language"], {}).get(str(part["part"]))
+        if reference is None:
+            fast += 1
+            evidence.append(
+                _evidence(
+                    "coding.no-reference-time",
+                    f"{where}: your slowest test {mine} ms, within the time limit; no "
+                    f"{part['language'] or 'reference'} run time of the reference to compare",
+                )
+            )
+            continue
+        slow = mine > reference * SLOW_RATIO and mine - reference > SLOW_MARGIN_MS
+        fast += not slow
+        evidence.append(
+            _evidence(
+                "coding.slow-vs-reference" if slow else "coding.vs-reference",
+                f"{where}: your slowest test {mine} ms vs reference {reference} ms: "
+                f"{_ratio_text(mine, reference)}"
+                + (f" (over {SLOW_RATIO:g}×: counted as slow)" if slow else ""),
+            )
+        )
+    return Signal(
+        "performance",
+        level_from_share(fast / len(parts)),
+        _share_rule(
+            f"open parts accepted within the time limit and at most {SLOW_RATIO:g}× the "
+            "reference's run time",
+            fast,
+            len(parts),
+        ),
+        evidence,
     )
 
 

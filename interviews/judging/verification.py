@@ -56,6 +56,8 @@ class VerificationResult:
     ok: bool
     failures: list[str] = field(default_factory=list)
     tests: int = 0
+    #: The slowest hidden test per language and part ({"python": {"1": 90}}), in ms.
+    reference_time_ms: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -92,13 +94,24 @@ class ReferenceJob:
 class ReferenceOutcome:
     tests: int
     failures: list[str]
+    #: The CPU time of the slowest hidden test: what a candidate's submit (which runs the
+    #: hidden tests only) is compared with.
+    max_hidden_time_ms: int = 0
 
     def to_payload(self) -> dict:
-        return {"tests": self.tests, "failures": self.failures}
+        return {
+            "tests": self.tests,
+            "failures": self.failures,
+            "max_hidden_time_ms": self.max_hidden_time_ms,
+        }
 
     @classmethod
     def from_payload(cls, data: dict) -> ReferenceOutcome:
-        return cls(tests=data["tests"], failures=list(data["failures"]))
+        return cls(
+            tests=data["tests"],
+            failures=list(data["failures"]),
+            max_hidden_time_ms=int(data.get("max_hidden_time_ms", 0)),
+        )
 
 
 OnDone = Callable[[ReferenceJob, ReferenceOutcome], None]
@@ -151,15 +164,20 @@ def reference_job_run(job: ReferenceJob) -> ReferenceOutcome:
     if result.verdict == "compile_error":
         failures.append(f"{job.language}: compile_error: {result.compile_output[:300]}")
     counters = {"samples": 0, "hidden": 0}
+    max_hidden_time_ms = 0
     for outcome, kind in zip(result.tests, job.kinds, strict=False):
         index = counters[kind]
         counters[kind] += 1
+        if kind == "hidden":
+            max_hidden_time_ms = max(max_hidden_time_ms, outcome.time_ms)
         if outcome.verdict not in ("accepted", "skipped"):  # skipped: after a failure
             detail = f" ({outcome.message[:200]})" if outcome.message else ""
             failures.append(
                 f"{job.language}: parts[{job.part - 1}].{kind}[{index}] {outcome.verdict}{detail}"
             )
-    return ReferenceOutcome(tests=len(job.tests), failures=failures)
+    return ReferenceOutcome(
+        tests=len(job.tests), failures=failures, max_hidden_time_ms=max_hidden_time_ms
+    )
 
 
 class LocalRunner:
@@ -184,7 +202,8 @@ def question_verify(
     question: Question, *, runner: ReferenceRunner, on_progress: Progress | None = None
 ) -> VerificationResult:
     """Run the reference on every test; progress and the outcome are written onto the
-    question's `verification` (and `verified_at` on success, not saved here)."""
+    question's `verification` (and, on success, `verified_at` and the reference's run
+    times, `reference_time_ms`; not saved here)."""
     jobs = reference_jobs(question)
     total = sum(len(job.tests) for job in jobs)
     if not question.reference:
@@ -193,11 +212,13 @@ def question_verify(
         return _finish(question, VerificationResult(ok=False, failures=["no hidden tests"]))
     done = 0
     failures: list[str] = []
+    times: dict[str, dict[str, int]] = {}
     _progress(question, done, total)
 
     def job_done(job: ReferenceJob, outcome: ReferenceOutcome) -> None:
         nonlocal done
         failures.extend(outcome.failures)
+        times.setdefault(job.language, {})[str(job.part)] = outcome.max_hidden_time_ms
         done += outcome.tests
         _progress(question, done, total)
         if on_progress:
@@ -209,7 +230,12 @@ def question_verify(
         _progress(question, done, total, state="unavailable")
         raise
     failures.sort()
-    return _finish(question, VerificationResult(ok=not failures, failures=failures, tests=total))
+    return _finish(
+        question,
+        VerificationResult(
+            ok=not failures, failures=failures, tests=total, reference_time_ms=times
+        ),
+    )
 
 
 def _progress(question: Question, done: int, total: int, state: str = "running") -> None:
@@ -228,6 +254,7 @@ def _finish(question: Question, result: VerificationResult) -> VerificationResul
     }
     if result.ok:
         question.verified_at = question.verified_at or timezone.now()
+        question.reference_time_ms = result.reference_time_ms
     logger.info("verified %s: %s", question, question.verification["state"])
     return result
 
@@ -243,7 +270,7 @@ def verification_run(*, question_id: int, actor_id: int | None = None) -> Verifi
     except VerificationUnavailable as exc:
         logger.warning("verification of %s unavailable: %s", question, exc)
         return None
-    question.save(update_fields=["verified_at", "verification"])
+    question.save(update_fields=["verified_at", "verification", "reference_time_ms"])
     audit_record(
         actor=actor,
         action="question.verify",

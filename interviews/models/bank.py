@@ -112,6 +112,10 @@ class Question(models.Model):
     # A coding question may only be published once its reference passed every hidden test.
     verified_at = models.DateTimeField(null=True, blank=True)
     verification = models.JSONField(default=dict, blank=True)
+    # The reference's slowest hidden test per language and part, from its last passed
+    # verification ({"python": {"1": 90}}, ms of CPU): what the automatic scorecard
+    # compares a candidate's slowest test with.
+    reference_time_ms = models.JSONField(default=dict, blank=True)
     fingerprint = models.CharField(max_length=64, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(

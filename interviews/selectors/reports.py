@@ -179,7 +179,9 @@ def loop_report(*, loop: Loop, viewer: AbstractBaseUser) -> dict[str, Any]:
 def candidate_progress(*, user: AbstractBaseUser) -> dict[str, Any]:
     """The user's finished stages across all their loops, oldest first, as series for a
     chart: the weighted overall per stage kind, the level per dimension, review recall and
-    precision, deep-dive coverage. A point's time is when the stage finished."""
+    precision, deep-dive coverage. A point's time is when the stage finished. A stage is
+    scored by its coach's scorecard where there is one, else by its automatic one; each
+    point says which (`source`: "coach" | "auto")."""
     stages = list(
         Stage.objects.filter(loop__candidate=user, status=Stage.Status.DONE)
         .select_related("loop")
@@ -190,6 +192,13 @@ def candidate_progress(*, user: AbstractBaseUser) -> dict[str, Any]:
     scorecards = _scorecards(stage_ids)
     reviews = review_scores_for_stages(stage_ids)
     deep_dives = deep_dive_feedback_for_stages(_deep_dive_stage_ids(stages))
+    # A coach's scorecard wins, so the automatic one is built only where there is none.
+    autos = auto_scorecards_for_stages(
+        [stage for stage in stages if stage.pk not in scorecards],
+        rubrics,
+        reviews=reviews,
+        deep_dives=deep_dives,
+    )
 
     points: list[dict[str, Any]] = []
     by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -206,25 +215,32 @@ def candidate_progress(*, user: AbstractBaseUser) -> dict[str, Any]:
             "title": stage.title,
         }
         card = scorecards.get(stage.pk)
+        auto = autos.get(stage.pk)
         if card is not None:
             rubric = rubrics.get(stage.pk)
             score = stage_score(
                 scores=card.scores, dimensions=list(rubric.dimensions.all()) if rubric else None
             )
-            point = {
-                **base,
-                "percent": score["percent"],
-                "level": score["level"],
-                "recommendation": card.recommendation,
-            }
-            points.append(point)
-            if score["percent"] is not None:
-                by_kind[stage.kind].append(point)
-            for row in score["dimensions"]:
-                if row["level"] is not None:
-                    by_dimension[row["dimension"]].append(
-                        {**base, "level": row["level"], "weight": row["weight"]}
-                    )
+            source, recommendation = "coach", card.recommendation
+        elif auto is not None:
+            score, source, recommendation = auto["score"], "auto", None
+        else:
+            continue
+        point = {
+            **base,
+            "percent": score["percent"],
+            "level": score["level"],
+            "recommendation": recommendation,
+            "source": source,
+        }
+        points.append(point)
+        if score["percent"] is not None:
+            by_kind[stage.kind].append(point)
+        for row in score["dimensions"]:
+            if row["level"] is not None:
+                by_dimension[row["dimension"]].append(
+                    {**base, "level": row["level"], "weight": row["weight"], "source": source}
+                )
         review = reviews.get(stage.pk)
         if review is not None:
             review_points.append(

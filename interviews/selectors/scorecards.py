@@ -100,10 +100,12 @@ class _StageLinks:
                 "question__slug",
                 "question__title",
                 "question__key_points",
+                "question__reference_time_ms",
             )
         )
         self.links = [row[:4] for row in rows]
         self.question_key_points: dict[int, list[dict]] = {row[1]: row[4] or [] for row in rows}
+        self.reference_time_ms: dict[int, dict] = {row[1]: row[5] or {} for row in rows}
         self.pushed = list(
             StageFollowUp.objects.filter(stage_id__in=stage_ids).values_list(
                 "stage_id", "question_id", "follow_up_id", "unlocks_part"
@@ -161,6 +163,8 @@ def _coding_facts(
             "total",
             "created_at",
             "auto",
+            "language",
+            "max_time_ms",
         )
     ):
         submissions[(row["stage_id"], row["question_id"])].append(
@@ -173,6 +177,8 @@ def _coding_facts(
                 total=row["total"],
                 at=row["created_at"],
                 auto=row["auto"],
+                language=row["language"],
+                max_time_ms=row["max_time_ms"],
             )
         )
     facts: dict[int, list[CodingQuestionFacts]] = defaultdict(list)
@@ -196,6 +202,7 @@ def _coding_facts(
                     for position, part_title, hidden in parts[question_id]
                 ],
                 submissions=submissions[(stage_id, question_id)],
+                reference_time_ms=stage_links.reference_time_ms.get(question_id, {}),
             )
         )
     return facts

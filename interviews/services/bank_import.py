@@ -217,7 +217,7 @@ def _bank_verify(
         if result.ok:
             if question.verified_at is None:
                 question.verified_at = timezone.now()
-            question.save(update_fields=["verified_at", "verification"])
+            question.save(update_fields=["verified_at", "verification", "reference_time_ms"])
             continue
         for failure in result.failures or ["the reference solution failed"]:
             path, message = _reference_failure_path(question, str(failure))

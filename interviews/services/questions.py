@@ -91,6 +91,7 @@ def _question_fill(question: Question, spec: dict, *, fingerprint: str) -> None:
     question.fingerprint = fingerprint
     question.verified_at = None
     question.verification = {}
+    question.reference_time_ms = {}
 
 
 def _question_children_create(question: Question, spec: dict) -> None:

@@ -2,6 +2,7 @@
 // (pushed by the coach, when a part passes, after N minutes), which part it unlocks, and
 // the coach's notes on what a strong answer looks like.
 import { FieldError, ItemControls, Section } from "./fields";
+import { KeyPointEditor } from "./KeyPointEditor";
 import { type FollowUpDraft, moveItem, TRIGGER_LABEL, TRIGGERS } from "./model";
 
 export function FollowUpEditor({
@@ -9,11 +10,14 @@ export function FollowUpEditor({
   parts,
   onChange,
   errors,
+  keyPointDimensions,
 }: {
   followUps: FollowUpDraft[];
   parts: number;
   onChange: (list: FollowUpDraft[]) => void;
   errors: Record<string, unknown>;
+  /** The rubric's dimensions when the question takes key points (discussion, design); null: it does not. */
+  keyPointDimensions: string[] | null;
 }) {
   const update = (i: number, patch: Partial<FollowUpDraft>) => onChange(followUps.map((f, j) => (j === i ? { ...f, ...patch } : f)));
   return (
@@ -81,6 +85,16 @@ export function FollowUpEditor({
                 Coach notes (never shown to the candidate)
                 <textarea className="coach-notes-input" rows={2} value={f.coach_notes ?? ""} onChange={(e) => update(i, { coach_notes: e.target.value })} />
               </label>
+              {keyPointDimensions && (
+                <KeyPointEditor
+                  title={`Key points of follow-up ${i + 1}`}
+                  keyPoints={f.key_points ?? []}
+                  onChange={(list) => update(i, { key_points: list })}
+                  errors={errors}
+                  path={`${path}.key_points`}
+                  dimensions={keyPointDimensions}
+                />
+              )}
             </li>
           );
         })}

@@ -11,9 +11,11 @@ import { CodingSettings, PartsEditor, SourcesEditor } from "./CodingEditor";
 import { ErrorList, FieldError, Section } from "./fields";
 import { FlawEditor } from "./FlawEditor";
 import { FollowUpEditor } from "./FollowUpEditor";
+import { KeyPointEditor } from "./KeyPointEditor";
 import {
   bodyOf,
   draftOf,
+  KEY_POINT_KINDS,
   newQuestion,
   parseFailure,
   QUESTION_KINDS,
@@ -24,7 +26,7 @@ import {
 } from "./model";
 import { StatusBadges } from "./QuestionList";
 
-type Tab = "prompt" | "code" | "parts" | "follow-ups" | "document";
+type Tab = "prompt" | "code" | "parts" | "follow-ups" | "document" | "key-points";
 const POLL_MS = 400;
 const WORKER_WAIT_MS = 30_000;
 
@@ -178,10 +180,14 @@ export function QuestionEditorPage() {
   const [progress, setProgress] = useState<Verification>({});
   const [tab, setTab] = useState<Tab>("prompt");
   const [rubrics, setRubrics] = useState<string[]>([]);
+  const [rubricDimensions, setRubricDimensions] = useState<Record<string, string[]>>({});
   const poll = useRef<ReturnType<typeof setInterval> | null>(null);
 
   useEffect(() => {
-    api.bankExport("rubrics").then((bank) => setRubrics((bank.rubrics ?? []).map((r) => r.slug)), () => undefined);
+    api.bankExport("rubrics").then((bank) => {
+      setRubrics((bank.rubrics ?? []).map((r) => r.slug));
+      setRubricDimensions(Object.fromEntries((bank.rubrics ?? []).map((r) => [r.slug, r.dimensions.map((d) => d.name)])));
+    }, () => undefined);
   }, []);
 
   useEffect(() => {
@@ -345,15 +351,18 @@ export function QuestionEditorPage() {
     ["parts", `Parts & tests${coding ? ` (${coding.parts.length})` : ""}`, draft.kind === "coding"],
     ["follow-ups", `Follow-ups (${draft.follow_ups?.length ?? 0})`, true],
     ["document", `Design doc & flaws (${draft.review?.flaws.length ?? 0})`, draft.kind === "review"],
+    ["key-points", `Key points (${draft.key_points?.length ?? 0})`, KEY_POINT_KINDS.includes(draft.kind)],
   ];
+  const keyPointDimensions = KEY_POINT_KINDS.includes(draft.kind) ? (rubricDimensions[draft.rubric ?? ""] ?? []) : null;
   const tabHasErrors = (t: Tab) => {
     const keys = Object.keys(errors);
     const prefix: Record<Tab, (k: string) => boolean> = {
-      prompt: (k) => !/^(coding|follow_ups|review)/.test(k),
+      prompt: (k) => !/^(coding|follow_ups|review|key_points)/.test(k),
       code: (k) => k.startsWith("coding") && !k.startsWith("coding.parts"),
       parts: (k) => k.startsWith("coding.parts"),
       "follow-ups": (k) => k.startsWith("follow_ups"),
       document: (k) => k.startsWith("review"),
+      "key-points": (k) => k.startsWith("key_points"),
     };
     return keys.some(prefix[t]);
   };
@@ -429,9 +438,17 @@ export function QuestionEditorPage() {
             )}
             {tab === "parts" && coding && <PartsEditor coding={coding} onChange={(c) => set({ coding: c })} errors={errors} />}
             {tab === "follow-ups" && (
-              <FollowUpEditor followUps={draft.follow_ups ?? []} parts={coding?.parts.length ?? 0} onChange={(list) => set({ follow_ups: list })} errors={errors} />
+              <FollowUpEditor followUps={draft.follow_ups ?? []} parts={coding?.parts.length ?? 0} onChange={(list) => set({ follow_ups: list })} errors={errors} keyPointDimensions={keyPointDimensions} />
             )}
             {tab === "document" && draft.review && <FlawEditor review={draft.review} onChange={(review) => set({ review })} errors={errors} />}
+            {tab === "key-points" && keyPointDimensions && (
+              <Section title="Key points" id="key-points-title">
+                <p className="small muted">
+                  What a strong answer covers. In solo practice the automatic scorecard marks each covered (quoting the sentence a pattern matched) or not, per rubric dimension. Follow-ups carry their own, on the Follow-ups tab.
+                </p>
+                <KeyPointEditor title="Key points of the question" keyPoints={draft.key_points ?? []} onChange={(list) => set({ key_points: list })} errors={errors} path="key_points" dimensions={keyPointDimensions} />
+              </Section>
+            )}
           </div>
         </div>
         <aside className="editor-side">

@@ -39,12 +39,19 @@ export interface CodingDraft {
   reference: Record<string, string>;
   parts: PartDraft[];
 }
+/** A key point (bank file `key_points[i]`): patterns are regular expressions. */
+export interface KeyPointDraft {
+  point: string;
+  patterns: { en?: string[]; zh?: string[] };
+  dimension: string;
+}
 export interface FollowUpDraft {
   prompt: string;
   unlocks_part?: number;
   trigger: string;
   after_minutes?: number;
   coach_notes?: string;
+  key_points?: KeyPointDraft[];
 }
 export interface FlawDraft {
   category: string;
@@ -63,7 +70,24 @@ export interface QuestionDraft {
   coding?: CodingDraft;
   follow_ups?: FollowUpDraft[];
   review?: { document: string; flaws: FlawDraft[] };
+  key_points?: KeyPointDraft[];
   rubric?: string;
+}
+
+/** The question kinds whose answers key points are matched against. */
+export const KEY_POINT_KINDS: QuestionKind[] = ["discussion", "design"];
+
+/** Key points as saved: blank pattern lines dropped, an empty language or list left out. */
+export function keyPointsBody(points: KeyPointDraft[] | undefined): KeyPointDraft[] | undefined {
+  if (!points?.length) return undefined;
+  return points.map((k) => {
+    const patterns: KeyPointDraft["patterns"] = {};
+    for (const language of ["en", "zh"] as const) {
+      const kept = (k.patterns[language] ?? []).map((p) => p.trim()).filter(Boolean);
+      if (kept.length) patterns[language] = kept;
+    }
+    return { point: k.point, patterns, dimension: k.dimension };
+  });
 }
 
 export interface Verification {
@@ -124,6 +148,9 @@ export function bodyOf(draft: QuestionDraft): QuestionDraft {
   const body = structuredClone(draft);
   if (body.follow_ups && body.follow_ups.length === 0) delete body.follow_ups;
   if (!body.rubric) delete body.rubric;
+  const points = keyPointsBody(body.key_points);
+  if (points) body.key_points = points;
+  else delete body.key_points;
   if (body.coding) {
     if (body.coding.io !== "function") delete body.coding.entrypoint;
     for (const key of ["starter", "reference"] as const) {
@@ -137,6 +164,9 @@ export function bodyOf(draft: QuestionDraft): QuestionDraft {
     if (f.trigger !== "after_minutes") delete f.after_minutes;
     if (!f.unlocks_part) delete f.unlocks_part;
     if (!f.coach_notes) delete f.coach_notes;
+    const followUpPoints = keyPointsBody(f.key_points);
+    if (followUpPoints) f.key_points = followUpPoints;
+    else delete f.key_points;
   }
   return body;
 }

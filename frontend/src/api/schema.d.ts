@@ -1408,6 +1408,9 @@ export interface components {
             failed_submits: number;
             ran_before_submit: boolean | null;
             timed_out: boolean;
+            /** @description The fastest accepted submit's slowest test (null: not accepted). */
+            slowest_test_ms: number | null;
+            language: string;
         };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
@@ -1459,6 +1462,7 @@ export interface components {
             level: number;
             /** Format: double */
             weight: number;
+            source: components["schemas"]["SourceE6aEnum"];
         };
         ProgressKind: {
             kind: string;
@@ -1495,7 +1499,15 @@ export interface components {
             percent: number | null;
             /** Format: double */
             level: number | null;
-            recommendation: string;
+            /** @description The coach's; null for an automatic scorecard. */
+            recommendation: string | null;
+            /**
+             * @description Which scorecard the point comes from.
+             *
+             *     * `coach` - coach
+             *     * `auto` - auto
+             */
+            source: components["schemas"]["SourceE6aEnum"];
         };
         PublicCoding: {
             languages: string[];

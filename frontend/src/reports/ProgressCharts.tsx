@@ -8,18 +8,29 @@ import { LineChart, type Series } from "./charts";
 
 const time = (at: string | null | undefined) => (at ? Date.parse(at) : 0);
 
+/** Who scored a point: a coach, or the automatic scorecard (solo practice). */
+export const sourceLabel = (source: "coach" | "auto") => (source === "auto" ? "automatic scorecard" : "coach's scorecard");
+
 export function kindSeries(data: ProgressData, kindLabel: (kind: string) => string): Series[] {
   return data.by_kind
     .map((k) => ({
       name: kindLabel(k.kind),
-      points: k.points.filter((p) => p.percent !== null && p.percent !== undefined).map((p) => ({ x: time(p.at), y: Number(p.percent), label: `${p.title} · ${p.loop_title}` })),
+      points: k.points.filter((p) => p.percent !== null && p.percent !== undefined).map((p) => ({
+          x: time(p.at),
+          y: Number(p.percent),
+          label: `${p.title} · ${p.loop_title} · ${sourceLabel(p.source)}`,
+          hollow: p.source === "auto",
+        })),
     }))
     .filter((s) => s.points.length > 0);
 }
 
 export function dimensionSeries(data: ProgressData, limit = 8): Series[] {
   return data.by_dimension
-    .map((d) => ({ name: d.dimension, points: d.points.map((p) => ({ x: time(p.at), y: p.level, label: p.title })) }))
+    .map((d) => ({
+      name: d.dimension,
+      points: d.points.map((p) => ({ x: time(p.at), y: p.level, label: `${p.title} · ${sourceLabel(p.source)}`, hollow: p.source === "auto" })),
+    }))
     .filter((s) => s.points.length > 0)
     .sort((a, b) => b.points.length - a.points.length)
     .slice(0, limit);
@@ -42,6 +53,7 @@ export default function ProgressCharts() {
   if (!data.stages.length) {
     return <p className="muted">Scores appear here once a coach (or the platform) has scored a finished stage.</p>;
   }
+  const automatic = data.stages.filter((s) => s.source === "auto").length;
   const deep: Series[] = data.deep_dive.length
     ? [{ name: "Parts covered (of 7)", points: data.deep_dive.map((d) => ({ x: time(d.at), y: d.covered, label: `${d.title} · ROI ${d.roi}` })) }]
     : [];
@@ -65,6 +77,13 @@ export default function ProgressCharts() {
             ))}
         </div>
       </div>
+      {automatic > 0 && (
+        <p className="muted small" data-testid="progress-sources">
+          {automatic === data.stages.length
+            ? "Every point comes from an automatic scorecard (no coach scored these stages)."
+            : `${automatic} of ${data.stages.length} stages scored by their automatic scorecard; a coach's scorecard counts where there is one.`}
+        </p>
+      )}
       {view === "rounds" && <LineChart label="Weighted rubric score by round, in percent" series={kindSeries(data, kindLabel)} yFormat={(v) => `${v}%`} />}
       {view === "dimensions" && (
         <LineChart label="Level per rubric dimension (1–4)" series={dimensionSeries(data)} yMin={1} yMax={4} yTicks={[1, 2, 3, 4]} />

@@ -3,7 +3,8 @@
 
 export interface Series {
   name: string;
-  points: { x: number; y: number; label?: string }[];
+  /** `hollow`: drawn as a ring (the progress chart's points from automatic scorecards). */
+  points: { x: number; y: number; label?: string; hollow?: boolean }[];
 }
 
 const PALETTE = ["#2f5bd3", "#1e7a46", "#b45309", "#9333ea", "#b42318", "#0e7490", "#4b5563", "#be185d"];
@@ -69,7 +70,16 @@ export function LineChart({
             <g key={s.name}>
               {s.points.length > 1 && <path d={path} fill="none" stroke={colour} strokeWidth={2} />}
               {s.points.map((p, j) => (
-                <circle key={j} cx={X(p.x)} cy={Y(p.y)} r={3.5} fill={colour}>
+                <circle
+                  key={j}
+                  cx={X(p.x)}
+                  cy={Y(p.y)}
+                  r={3.5}
+                  fill={p.hollow ? "#fff" : colour}
+                  stroke={colour}
+                  strokeWidth={p.hollow ? 2 : 0}
+                  data-hollow={p.hollow ? "true" : undefined}
+                >
                   <title>{`${s.name}: ${yFormat(p.y)}${p.label ? ` — ${p.label}` : ""}`}</title>
                 </circle>
               ))}
@@ -84,6 +94,9 @@ export function LineChart({
             {s.name}
           </span>
         ))}
+        {series.some((s) => s.points.some((p) => p.hollow)) && (
+          <span className="muted small">● a coach&apos;s scorecard · ○ an automatic one</span>
+        )}
       </figcaption>
     </figure>
   );

@@ -22,7 +22,15 @@ def finish(stage) -> None:
     stage.refresh_from_db()
 
 
-def submit(world, part: int, passed: int, total: int, minutes: int, mode: str = "submit"):
+def submit(
+    world,
+    part: int,
+    passed: int,
+    total: int,
+    minutes: int,
+    mode: str = "submit",
+    max_time_ms: int = 0,
+):
     submission = m.Submission.objects.create(
         stage=world.coding,
         question=world.coding_q,
@@ -35,6 +43,7 @@ def submit(world, part: int, passed: int, total: int, minutes: int, mode: str = 
         verdict="accepted" if passed == total else "wrong_answer",
         passed=passed,
         total=total,
+        max_time_ms=max_time_ms,
     )
     m.Submission.objects.filter(pk=submission.pk).update(
         created_at=world.coding.started_at + timedelta(minutes=minutes)
@@ -125,3 +134,17 @@ def test_a_solo_loop_report_has_an_overall(world, as_user):
     assert (coding["scorecard"], coding["counted"]) == (None, "auto")
     assert report["overall"]["overall"] == coding["auto_scorecard"]["score"]["overall"]
     assert report["overall"]["stages_scored"] == 1
+
+
+def test_the_coding_card_compares_run_time_with_the_stored_reference(world, as_user):
+    m.Dimension.objects.create(rubric=world.rubric, position=3, name="Performance", weight=1)
+    m.Question.objects.filter(pk=world.coding_q.pk).update(reference_time_ms={"python": {"1": 90}})
+    finish(world.coding)
+    submit(world, 1, 1, 1, minutes=5, max_time_ms=140)
+    card = as_user(world.owner).get(f"{API}/stages/{world.coding.pk}/scorecard/").json()
+    performance = next(s for s in card["scores"] if s["dimension"] == "Performance")
+    assert [e["text"] for e in performance["evidence"]] == [
+        'Q1 part 1 "Fixed batches": your slowest test 140 ms vs reference 90 ms: 1.6×',
+        'Q1 part 3 "Open extra": not submitted, so counted as not fast',
+    ]
+    assert performance["level"] == 2  # 1 of the 2 open parts

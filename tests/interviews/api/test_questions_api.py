@@ -591,3 +591,61 @@ def test_schema_documents_the_questions_api(client, bank):
         assert "/api/v1/questions/{question_id}/verify/" in paths
     else:
         assert "/api/v1/questions/{question_id}/verify/" in text
+
+
+# --- key points (the bank editor's key-point forms) -----------------------------------------
+
+KEY_POINTS = [
+    {
+        "point": "names the lab's mission",
+        "patterns": {"en": [r"\bmission\b"], "zh": ["使命"]},
+        "dimension": "Specific motivation",
+    }
+]
+
+
+def test_key_points_of_a_question_and_its_follow_ups_round_trip(client, bank):
+    """What the editor PUTs (the question's key points and each follow-up's) comes back
+    unchanged from GET, as the editor reloads it."""
+    question = {
+        **data.discussion_question(),
+        "key_points": KEY_POINTS,
+        "follow_ups": [
+            {
+                "prompt": "Why not elsewhere?",
+                "trigger": "after_answer",
+                "key_points": [
+                    {"point": "compares labs", "patterns": {"en": ["compar"]}, "dimension": "Fit"}
+                ],
+            }
+        ],
+    }
+    response = client("admin").put(_detail(bank.discussion), question, format="json")
+    assert response.status_code == 200, response.content
+    body = client("admin").get(_detail(bank.discussion)).json()
+    assert body["key_points"] == KEY_POINTS
+    assert body["follow_ups"][0]["key_points"] == question["follow_ups"][0]["key_points"]
+
+
+def test_key_point_problems_are_named_by_path(client, bank):
+    question = {
+        **data.discussion_question(),
+        "key_points": [{"point": "", "patterns": {"en": ["(unclosed"]}, "dimension": "Fit"}],
+        "follow_ups": [
+            {
+                "prompt": "Why not elsewhere?",
+                "trigger": "manual",
+                "key_points": [{"point": "compares labs", "patterns": {}, "dimension": ""}],
+            }
+        ],
+    }
+    response = client("admin").put(_detail(bank.discussion), question, format="json")
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert set(errors) == {
+        "key_points[0].point",
+        "key_points[0].patterns.en[0]",
+        "follow_ups[0].key_points[0].patterns",
+        "follow_ups[0].key_points[0].dimension",
+    }
+    assert "not a regular expression" in errors["key_points[0].patterns.en[0]"][0]

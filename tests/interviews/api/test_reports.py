@@ -256,6 +256,41 @@ def test_progress_over_loops(scored, as_user):
     assert as_user(None).get(f"{API}/me/progress/").status_code == 401
 
 
+def test_progress_counts_automatic_scorecards_where_no_coach_scored(world, as_user):
+    """A solo candidate's finished stages have no coach card: their points come from the
+    automatic scorecards, labelled as such; a coach's card wins where there is one."""
+    submission = m.Submission.objects.create(
+        stage=world.coding,
+        question=world.coding_q,
+        part=1,
+        author=world.owner,
+        language="python",
+        code="print(3)\n",
+        mode="submit",
+        status="done",
+        verdict="accepted",
+        passed=1,
+        total=1,
+    )
+    assert submission.pk
+    finish(world.coding, started_at=timezone.now() - timezone.timedelta(minutes=20))
+    progress = as_user(world.owner).get(f"{API}/me/progress/").json()
+    [point] = progress["stages"]
+    assert (point["stage"], point["source"], point["recommendation"]) == (
+        world.coding.pk,
+        "auto",
+        None,
+    )
+    assert point["percent"] is not None
+    by_dimension = {series["dimension"]: series["points"] for series in progress["by_dimension"]}
+    assert [p["source"] for p in by_dimension["Problem solving"]] == ["auto"]
+    assert "Communication" not in by_dimension  # not measured automatically
+
+    card(world.coding, world.assigned, [("Problem solving", 2), ("Communication", 4)], "no")
+    progress = as_user(world.owner).get(f"{API}/me/progress/").json()
+    assert [(p["source"], p["recommendation"]) for p in progress["stages"]] == [("coach", "no")]
+
+
 def test_progress_query_count_is_constant(scored, as_user, django_assert_max_num_queries):
     for _ in range(4):
         loop = loop_start(candidate=scored.owner, template=scored.template, coached=False)

@@ -126,19 +126,85 @@ def test_testing_rewards_runs_before_submitting_and_docks_many_failed_submits():
     assert nothing["testing"].level is None
 
 
-def test_performance_counts_time_limits_and_says_the_reference_is_not_compared():
+def timed_submit(part: int, minute: float, ms: int, language: str = "python"):
+    return SubmissionFacts(
+        part, "submit", False, "accepted", 3, 3, at(minute), language=language, max_time_ms=ms
+    )
+
+
+def test_performance_counts_time_limits():
     question = CodingQuestionFacts(
         "Q1", "A", PARTS, [submit(1, 3, 3, 3), submit(2, 5, 1, 2, verdict="time_limit")]
     )
     signals, _ = coding_signals([question], started_at=T0)
     assert signals["performance"].level == 2  # 1 of 2 parts within the limit
     rules = [e["rule"] for e in signals["performance"].evidence]
-    assert rules == ["coding.time-limit", "coding.no-reference-time"]
-    timed, _ = coding_signals(
-        [CodingQuestionFacts("Q1", "A", PARTS, [submit(1, 3, 3, 3)], reference_ms=40.0)],
-        started_at=T0,
+    assert rules == ["coding.no-reference-time", "coding.time-limit"]
+
+
+def test_performance_compares_the_slowest_test_with_the_reference():
+    """The reference's run time (stored by its verification) is compared, in the
+    candidate's language, part by part."""
+    question = CodingQuestionFacts(
+        "Q1",
+        "A",
+        PARTS,
+        [timed_submit(1, 3, 140), timed_submit(2, 6, 900)],
+        reference_time_ms={"python": {"1": 90, "2": 100}},
     )
-    assert "coding.no-reference-time" not in [e["rule"] for e in timed["performance"].evidence]
+    signals, _ = coding_signals([question], started_at=T0)
+    texts = [e["text"] for e in signals["performance"].evidence]
+    assert texts[0] == 'Q1 part 1 "Fixed": your slowest test 140 ms vs reference 90 ms: 1.6×'
+    assert "900 ms vs reference 100 ms: 9.0× (over 3×: counted as slow)" in texts[1]
+    assert signals["performance"].level == 2  # 1 of 2 parts fast enough
+
+
+def test_performance_needs_the_reference_in_the_same_language():
+    question = CodingQuestionFacts(
+        "Q1",
+        "A",
+        PARTS[:1],
+        [timed_submit(1, 3, 900, language="javascript")],
+        reference_time_ms={"python": {"1": 10}},
+    )
+    signals, _ = coding_signals([question], started_at=T0)
+    assert signals["performance"].level == 4
+    assert signals["performance"].evidence[0]["rule"] == "coding.no-reference-time"
+
+
+def test_performance_ignores_small_differences_in_cpu_time():
+    """4× of a few ms is noise, not slowness (`SLOW_MARGIN_MS`)."""
+    question = CodingQuestionFacts(
+        "Q1", "A", PARTS[:1], [timed_submit(1, 3, 40)], reference_time_ms={"python": {"1": 10}}
+    )
+    signals, _ = coding_signals([question], started_at=T0)
+    assert signals["performance"].level == 4
+    assert signals["performance"].evidence[0]["rule"] == "coding.vs-reference"
+
+
+def test_performance_counts_unsolved_and_unsubmitted_parts():
+    """A challenge with one question solved out of four is not "1/1 = 100 % → level 4"."""
+    four = [
+        CodingQuestionFacts(f"Q{n}", "A", PARTS[:1], [submit(1, 3, 3, 3)] if n == 1 else [])
+        for n in (1, 2, 3, 4)
+    ]
+    signals, _ = coding_signals(four, started_at=T0)
+    performance = signals["performance"]
+    assert performance.level == 1
+    assert "1/4 = 25%" in performance.rule
+    assert [e["rule"] for e in performance.evidence].count("coding.unsolved-part") == 3
+
+
+def test_performance_counts_a_wrong_answer_part_as_not_fast():
+    question = CodingQuestionFacts("Q1", "A", PARTS, [submit(1, 3, 3, 3), submit(2, 4, 0, 2)])
+    signals, _ = coding_signals([question], started_at=T0)
+    assert signals["performance"].level == 2
+    assert "not accepted, so counted as not fast" in signals["performance"].evidence[1]["text"]
+
+
+def test_performance_is_unmeasured_when_nothing_was_submitted():
+    signals, _ = coding_signals([CodingQuestionFacts("Q1", "A", PARTS, [])], started_at=T0)
+    assert signals["performance"].level is None
 
 
 def test_rubric_dimensions_map_to_signals_by_name():
