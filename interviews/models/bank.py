@@ -253,8 +253,9 @@ class LoopTemplate(models.Model):
     slug = models.SlugField(max_length=80, unique=True, validators=[slug_validator])
     title = models.CharField(max_length=200)
     description = models.TextField(blank=True)
+    # A half-built template must not reach candidates' catalogues: publishing is a choice.
     status = models.CharField(
-        max_length=16, choices=QuestionStatus.choices, default=QuestionStatus.PUBLISHED
+        max_length=16, choices=QuestionStatus.choices, default=QuestionStatus.DRAFT
     )
 
     class Meta:
