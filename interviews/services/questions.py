@@ -51,10 +51,10 @@ def question_latest_locked(slug: str) -> Question | None:
     return Question.objects.select_for_update().filter(slug=slug).order_by("-version").first()
 
 
-def question_stored_fingerprint(question: Question) -> str:
-    """The version's fingerprint; a row saved without one gets it from its content."""
-    if question.fingerprint:
-        return question.fingerprint
+def question_content_fingerprint(question: Question) -> str:
+    """The fingerprint of what the version holds now, read from its rows rather than the
+    stored `fingerprint`: a row changed outside these services (a shell, a raw SQL fix)
+    must not make a re-import of the old content read as "unchanged"."""
     fresh = question_prefetch(Question.objects.filter(pk=question.pk)).get()
     return question_fingerprint(question_to_dict(fresh))
 
@@ -231,7 +231,7 @@ def question_update(
         )
     status = spec.get("status", QuestionStatus.PUBLISHED)
     fingerprint = question_fingerprint(spec)
-    if fingerprint == question_stored_fingerprint(question):
+    if fingerprint == question_content_fingerprint(question):
         if status != question.status:
             _ensure_publishable(question, status)
             question.status = status
