@@ -168,6 +168,14 @@ class RubricAdmin(BankVersionReadOnly, admin.ModelAdmin):
     inlines = [DimensionInline]
 
 
+@admin.register(m.RubricVersion)
+class RubricVersionAdmin(BankVersionReadOnly, admin.ModelAdmin):
+    """The snapshots stages are scored on; made by loop starts, never by hand."""
+
+    list_display = ("rubric", "version", "title", "created_at")
+    search_fields = ("rubric__slug",)
+
+
 @admin.register(m.Dimension)
 class DimensionAdmin(BankVersionReadOnly, admin.ModelAdmin):
     list_display = ("rubric", "position", "name", "weight")

@@ -75,6 +75,28 @@ class Dimension(models.Model):
         return f"{self.rubric.slug}: {self.name}"
 
 
+class RubricVersion(models.Model):
+    """One immutable snapshot of a rubric's content (title, dimensions with weights and
+    level descriptors). A stage pins the version it is scored on when its loop starts, and
+    a scorecard keeps it, so a later rename or re-weighting of the rubric changes nothing
+    in a finished loop's report."""
+
+    rubric = models.ForeignKey(Rubric, on_delete=models.CASCADE, related_name="versions")
+    version = models.PositiveIntegerField()
+    title = models.CharField(max_length=200, blank=True)
+    dimensions = models.JSONField(default=list, help_text="[{name, weight, levels}] in order.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["rubric", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["rubric", "version"], name="rubric_version_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rubric.slug} v{self.version}"
+
+
 class Question(models.Model):
     slug = models.CharField(max_length=80, validators=[slug_validator], db_index=True)
     version = models.PositiveIntegerField(default=1)
