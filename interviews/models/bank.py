@@ -254,6 +254,9 @@ class PlantedFlaw(models.Model):
     line_end = models.PositiveIntegerField()
     severity = models.CharField(max_length=8, choices=Severity.choices, default=Severity.MEDIUM)
     explanation = models.TextField()
+    # The document's text of lines line_start..line_end when the flaw was planted: an edit
+    # of the document moves the range (bankfile.anchors) and a mismatch is detectable.
+    anchor_text = models.TextField(blank=True)
 
     class Meta:
         ordering = ["question", "position"]
