@@ -1,37 +1,57 @@
-"""Django admin for every model, set up so an admin can curate the bank in the browser:
-inlines for parts, tests, follow-ups, flaws, dimensions and stage templates; search; filters.
+"""Django admin for every model: inlines for parts, tests, follow-ups, flaws, dimensions and
+stage templates; search; filters.
 
-Practice rows (loops, submissions, events) are mostly read-only here: they are history.
+Versioned bank rows (questions and what they hold, rubrics and their dimensions) are
+read-only here: edits go through the bank editor's services (a new version, verification
+reset). Its actions (verify, publish) call the same services. Practice rows (loops,
+submissions, events) are mostly read-only too: they are history.
 """
 
 from django.contrib import admin, messages
+from django.utils.html import format_html
 
 from interviews import models as m
 
 
-class PartInline(admin.StackedInline):
+class BankVersionReadOnly:
+    """Bank versions are history: a stage, a submission or a scorecard points at exactly
+    what it was asked, judged or scored against. Here they are read-only (no add, change
+    or delete); the bank editor (`/bank/`) and `import_bank` save through the services,
+    which make a new version and reset its verification."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class PartInline(BankVersionReadOnly, admin.StackedInline):
     model = m.Part
     extra = 0
     show_change_link = True
 
 
-class TestCaseInline(admin.TabularInline):
+class TestCaseInline(BankVersionReadOnly, admin.TabularInline):
     model = m.TestCase
     extra = 0
 
 
-class FollowUpInline(admin.StackedInline):
+class FollowUpInline(BankVersionReadOnly, admin.StackedInline):
     model = m.FollowUp
     extra = 0
 
 
-class PlantedFlawInline(admin.TabularInline):
+class PlantedFlawInline(BankVersionReadOnly, admin.TabularInline):
     model = m.PlantedFlaw
     extra = 0
 
 
 @admin.register(m.Question)
-class QuestionAdmin(admin.ModelAdmin):
+class QuestionAdmin(BankVersionReadOnly, admin.ModelAdmin):
     list_display = ("slug", "version", "kind", "title", "difficulty", "status", "is_verified")
     list_filter = ("kind", "status", "difficulty")
     search_fields = ("slug", "title", "prompt")
@@ -79,6 +99,19 @@ class QuestionAdmin(admin.ModelAdmin):
         ),
     )
 
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if request.method == "GET":
+            self.message_user(
+                request,
+                format_html(
+                    'Read-only: edit this question in the <a href="/bank/questions/{}">bank '
+                    "editor</a>, which saves a new version and verifies it again.",
+                    object_id,
+                ),
+                messages.INFO,
+            )
+        return super().change_view(request, object_id, form_url, extra_context)
+
     @admin.display(boolean=True, description="verified")
     def is_verified(self, obj: m.Question) -> bool:
         return obj.is_verified
@@ -112,47 +145,55 @@ class QuestionAdmin(admin.ModelAdmin):
 
 
 @admin.register(m.Part)
-class PartAdmin(admin.ModelAdmin):
+class PartAdmin(BankVersionReadOnly, admin.ModelAdmin):
     list_display = ("question", "position", "title")
     search_fields = ("question__slug", "title")
     inlines = [TestCaseInline]
 
 
 @admin.register(m.TestCase)
-class TestCaseAdmin(admin.ModelAdmin):
+class TestCaseAdmin(BankVersionReadOnly, admin.ModelAdmin):
     list_display = ("part", "visibility", "position")
     list_filter = ("visibility",)
     search_fields = ("part__question__slug",)
 
 
 @admin.register(m.FollowUp)
-class FollowUpAdmin(admin.ModelAdmin):
+class FollowUpAdmin(BankVersionReadOnly, admin.ModelAdmin):
     list_display = ("question", "position", "trigger", "unlocks_part")
     list_filter = ("trigger",)
     search_fields = ("question__slug", "prompt")
 
 
 @admin.register(m.PlantedFlaw)
-class PlantedFlawAdmin(admin.ModelAdmin):
+class PlantedFlawAdmin(BankVersionReadOnly, admin.ModelAdmin):
     list_display = ("question", "category", "line_start", "line_end", "severity")
     list_filter = ("category", "severity")
     search_fields = ("question__slug", "explanation")
 
 
-class DimensionInline(admin.TabularInline):
+class DimensionInline(BankVersionReadOnly, admin.TabularInline):
     model = m.Dimension
     extra = 0
 
 
 @admin.register(m.Rubric)
-class RubricAdmin(admin.ModelAdmin):
+class RubricAdmin(BankVersionReadOnly, admin.ModelAdmin):
     list_display = ("slug", "title")
     search_fields = ("slug", "title")
     inlines = [DimensionInline]
 
 
+@admin.register(m.RubricVersion)
+class RubricVersionAdmin(BankVersionReadOnly, admin.ModelAdmin):
+    """The snapshots stages are scored on; made by loop starts, never by hand."""
+
+    list_display = ("rubric", "version", "title", "created_at")
+    search_fields = ("rubric__slug",)
+
+
 @admin.register(m.Dimension)
-class DimensionAdmin(admin.ModelAdmin):
+class DimensionAdmin(BankVersionReadOnly, admin.ModelAdmin):
     list_display = ("rubric", "position", "name", "weight")
     search_fields = ("rubric__slug", "name")
 

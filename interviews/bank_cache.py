@@ -27,7 +27,16 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.db.models.signals import post_delete, post_save
 
-from interviews.models import Dimension, FollowUp, Part, PlantedFlaw, Question, Rubric, TestCase
+from interviews.models import (
+    Dimension,
+    FollowUp,
+    Part,
+    PlantedFlaw,
+    Question,
+    Rubric,
+    RubricVersion,
+    TestCase,
+)
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +135,11 @@ def _load_rubrics(rubric_ids: list[int]) -> dict[int, Rubric]:
     return {rubric.pk: rubric for rubric in rubrics}
 
 
+def _load_rubric_versions(version_ids: list[int]) -> dict[int, RubricVersion]:
+    versions = RubricVersion.objects.filter(pk__in=version_ids).select_related("rubric")
+    return {version.pk: version for version in versions}
+
+
 def _cached(prefix: str, ids: set[int], load: Any) -> dict[int, Any]:
     """Entries for `ids`: from the cache where present, the rest loaded and stored."""
     if not ids:
@@ -156,6 +170,11 @@ def question_structures(question_ids: set[int]) -> dict[int, QuestionStructure]:
 
     Each call returns fresh objects (unpickled or loaded), so callers may annotate them."""
     return _cached("question", set(question_ids), _load_questions)
+
+
+def rubric_versions(version_ids: set[int]) -> dict[int, RubricVersion]:
+    """Rubric versions (with their rubric's slug): immutable, so cached like the rest."""
+    return _cached("rubric-version", set(version_ids), _load_rubric_versions)
 
 
 def rubrics_with_dimensions(rubric_ids: set[int]) -> dict[int, Rubric]:

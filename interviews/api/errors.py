@@ -80,7 +80,14 @@ def _domain_body(exc: domain.DomainError, view: Any) -> dict[str, Any]:
         else:
             detail = _first_message(errors) or exc.message
         return {"detail": detail, "errors": errors, "code": exc.code}
-    return {"detail": exc.message, "errors": exc.errors, "code": exc.code}
+    # A few conflicts carry what the client needs to resolve them (e.g. `flaws` to
+    # re-anchor after a document edit).
+    return {
+        "detail": exc.message,
+        "errors": exc.errors,
+        "code": exc.code,
+        **getattr(exc, "extra", {}),
+    }
 
 
 def _drf_body(exc: Exception, data: Any) -> dict[str, Any]:

@@ -88,8 +88,8 @@ STAGE_FIELDS = ("kind", "title", "minutes", "questions", "rubric")
 FILE_SECTIONS = ("questions", "rubrics", "loops")
 
 # Read-only keys of the admin API's question dict; accepted (and ignored) on writes so a
-# client can PUT back what it GOT.
-QUESTION_READ_ONLY_FIELDS = ("id", "version", "verified_at", "verification")
+# client can PUT back what it GOT. `confirm_reanchor` is a control flag of the write.
+QUESTION_READ_ONLY_FIELDS = ("id", "version", "verified_at", "verification", "confirm_reanchor")
 
 
 def _key(path: str, key: str) -> str:

@@ -20,6 +20,7 @@ Jobs (one per language × part, compile once, run many) run two at a time.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -69,6 +70,9 @@ class ReferenceJob:
     job: Job
     tests: list[Test]
     kinds: list[str]  # "samples" | "hidden", one per test: for failure paths
+    #: The samples' text as the candidate reads it (input, expected output), so a failing
+    #: sample is named by what it shows rather than by its index alone.
+    samples: list[tuple[str, str]] = field(default_factory=list)
 
     def to_payload(self) -> dict:
         return {
@@ -77,6 +81,7 @@ class ReferenceJob:
             "job": self.job.to_dict(),
             "tests": [{"input": t.input, "expected": t.expected} for t in self.tests],
             "kinds": self.kinds,
+            "samples": [list(sample) for sample in self.samples],
         }
 
     @classmethod
@@ -87,6 +92,7 @@ class ReferenceJob:
             job=Job.from_dict(data["job"]),
             tests=[Test(input=t["input"], expected=t["expected"]) for t in data["tests"]],
             kinds=list(data["kinds"]),
+            samples=[(i, o) for i, o in data.get("samples", [])],
         )
 
 
@@ -125,13 +131,14 @@ class ReferenceRunner(Protocol):
 
 def reference_jobs(question: Question) -> list[ReferenceJob]:
     """Every language × part of the question's reference, with its sample tests and
-    hidden tests (a sample that contradicts the reference misleads every candidate)."""
+    hidden tests (a sample that contradicts the reference misleads every candidate, so a
+    part with samples alone is checked too)."""
     parts = Part.objects.filter(question=question).order_by("position").prefetch_related("tests")
     jobs = []
     for language in sorted(question.reference):
         for part in parts:
             cases = sorted(part.tests.all(), key=lambda t: (t.visibility != "sample", t.position))
-            if not any(c.visibility == TestCase.Visibility.HIDDEN for c in cases):
+            if not cases:
                 continue
             job = question_job(
                 question,
@@ -150,6 +157,11 @@ def reference_jobs(question: Question) -> list[ReferenceJob]:
                     kinds=[
                         "samples" if c.visibility == TestCase.Visibility.SAMPLE else "hidden"
                         for c in cases
+                    ],
+                    samples=[
+                        (c.input, c.output)
+                        for c in cases
+                        if c.visibility == TestCase.Visibility.SAMPLE
                     ],
                 )
             )
@@ -171,12 +183,28 @@ def reference_job_run(job: ReferenceJob) -> ReferenceOutcome:
         if kind == "hidden":
             max_hidden_time_ms = max(max_hidden_time_ms, outcome.time_ms)
         if outcome.verdict not in ("accepted", "skipped"):  # skipped: after a failure
-            detail = f" ({outcome.message[:200]})" if outcome.message else ""
+            notes = [outcome.message[:200]] if outcome.message else []
+            if kind == "samples" and index < len(job.samples):
+                notes.insert(0, _sample_named(job.part, index, *job.samples[index]))
+            detail = f" ({'; '.join(notes)})" if notes else ""
             failures.append(
                 f"{job.language}: parts[{job.part - 1}].{kind}[{index}] {outcome.verdict}{detail}"
             )
     return ReferenceOutcome(
         tests=len(job.tests), failures=failures, max_hidden_time_ms=max_hidden_time_ms
+    )
+
+
+def _sample_named(part: int, index: int, given: str, expected: str) -> str:
+    """`sample 1 of part 1, input "1 2", expects "999"`: the sample as candidates see it."""
+
+    def shown(text: str) -> str:
+        text = text.strip()
+        return json.dumps(text if len(text) <= 60 else text[:57] + "...", ensure_ascii=False)
+
+    return (
+        f"sample {index + 1} of part {part}, shown to candidates: input {shown(given)}, "
+        f"expects {shown(expected)}"
     )
 
 
@@ -208,7 +236,7 @@ def question_verify(
     total = sum(len(job.tests) for job in jobs)
     if not question.reference:
         return _finish(question, VerificationResult(ok=False, failures=["no reference solution"]))
-    if total == 0:
+    if not any("hidden" in job.kinds for job in jobs):
         return _finish(question, VerificationResult(ok=False, failures=["no hidden tests"]))
     done = 0
     failures: list[str] = []

@@ -9,6 +9,7 @@ from .bank import (
     PlantedFlaw,
     Question,
     Rubric,
+    RubricVersion,
     StageTemplate,
     TestCase,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "ReviewComment",
     "ReviewMatchOverride",
     "Rubric",
+    "RubricVersion",
     "Scorecard",
     "SelfAssessment",
     "Stage",

@@ -75,6 +75,28 @@ class Dimension(models.Model):
         return f"{self.rubric.slug}: {self.name}"
 
 
+class RubricVersion(models.Model):
+    """One immutable snapshot of a rubric's content (title, dimensions with weights and
+    level descriptors). A stage pins the version it is scored on when its loop starts, and
+    a scorecard keeps it, so a later rename or re-weighting of the rubric changes nothing
+    in a finished loop's report."""
+
+    rubric = models.ForeignKey(Rubric, on_delete=models.CASCADE, related_name="versions")
+    version = models.PositiveIntegerField()
+    title = models.CharField(max_length=200, blank=True)
+    dimensions = models.JSONField(default=list, help_text="[{name, weight, levels}] in order.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["rubric", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["rubric", "version"], name="rubric_version_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rubric.slug} v{self.version}"
+
+
 class Question(models.Model):
     slug = models.CharField(max_length=80, validators=[slug_validator], db_index=True)
     version = models.PositiveIntegerField(default=1)
@@ -236,6 +258,9 @@ class PlantedFlaw(models.Model):
     line_end = models.PositiveIntegerField()
     severity = models.CharField(max_length=8, choices=Severity.choices, default=Severity.MEDIUM)
     explanation = models.TextField()
+    # The document's text of lines line_start..line_end when the flaw was planted: an edit
+    # of the document moves the range (bankfile.anchors) and a mismatch is detectable.
+    anchor_text = models.TextField(blank=True)
 
     class Meta:
         ordering = ["question", "position"]
@@ -257,8 +282,9 @@ class LoopTemplate(models.Model):
     slug = models.SlugField(max_length=80, unique=True, validators=[slug_validator])
     title = models.CharField(max_length=200)
     description = models.TextField(blank=True)
+    # A half-built template must not reach candidates' catalogues: publishing is a choice.
     status = models.CharField(
-        max_length=16, choices=QuestionStatus.choices, default=QuestionStatus.PUBLISHED
+        max_length=16, choices=QuestionStatus.choices, default=QuestionStatus.DRAFT
     )
 
     class Meta:

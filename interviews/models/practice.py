@@ -7,7 +7,16 @@ from django.db import models
 
 from interviews.stage_kinds import stage_kind_get
 
-from .bank import FlawCategory, FollowUp, Language, LoopTemplate, Question, Rubric, StageKind
+from .bank import (
+    FlawCategory,
+    FollowUp,
+    Language,
+    LoopTemplate,
+    Question,
+    Rubric,
+    RubricVersion,
+    StageKind,
+)
 
 
 class Loop(models.Model):
@@ -39,6 +48,11 @@ class Stage(models.Model):
     minutes = models.PositiveIntegerField()
     rubric = models.ForeignKey(
         Rubric, null=True, blank=True, on_delete=models.SET_NULL, related_name="stages"
+    )
+    # The rubric content the stage is scored on (its own rubric, else its first
+    # question's), pinned when the loop starts; read through `selectors.rubrics`.
+    rubric_version = models.ForeignKey(
+        RubricVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="stages"
     )
     questions = models.ManyToManyField(Question, through="StageQuestion", related_name="stages")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
@@ -336,6 +350,10 @@ class Scorecard(models.Model):
         max_length=16, choices=Recommendation.choices, blank=True, help_text="Unset in a draft."
     )
     private_notes = models.TextField(blank=True)
+    # The rubric version the scores were given against (the stage's pinned one).
+    rubric_version = models.ForeignKey(
+        RubricVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="scorecards"
+    )
     draft = models.BooleanField(
         default=False,
         help_text="Saved by the coach but not submitted: the candidate sees nothing of it.",

@@ -23,7 +23,7 @@ from interviews.feedback.scoring import (
     loop_recommendation,
     stage_score,
 )
-from interviews.models import Loop, Rubric, Scorecard, Stage
+from interviews.models import Loop, Scorecard, Stage
 from interviews.selectors.access import (
     can_act_as_coach,
     can_see_private,
@@ -31,7 +31,8 @@ from interviews.selectors.access import (
     is_admin,
     is_coach_or_admin,
 )
-from interviews.selectors.scorecards import auto_scorecards_for_stages, stage_rubrics
+from interviews.selectors.rubrics import ScoringRubric, rubrics_for_stages_and_cards
+from interviews.selectors.scorecards import auto_scorecards_for_stages
 from interviews.services.errors import NotAllowed, NotFound
 from interviews.services.reviews import review_scores_for_stages
 from interviews.stage_kinds import stage_kind_get
@@ -70,7 +71,7 @@ def _stage_report(
     stage: Stage,
     *,
     viewer: AbstractBaseUser,
-    rubric: Rubric | None,
+    rubric: ScoringRubric | None,
     scorecard: Scorecard | None,
     review: dict | None,
     deep_dive: dict | None,
@@ -141,8 +142,8 @@ def loop_report(*, loop: Loop, viewer: AbstractBaseUser) -> dict[str, Any]:
     recommendation over the coaches' scorecards shown."""
     stages: list[Stage] = list(loop.visible_stages)
     stage_ids = [stage.pk for stage in stages]
-    rubrics = stage_rubrics(stages)
     scorecards = _scorecards(stage_ids)
+    rubrics, card_rubrics = rubrics_for_stages_and_cards(stages, scorecards.values())
     reviews = review_scores_for_stages(stage_ids)
     deep_dives = deep_dive_feedback_for_stages(_deep_dive_stage_ids(stages))
     autos = auto_scorecards_for_stages(stages, rubrics, reviews=reviews, deep_dives=deep_dives)
@@ -150,7 +151,7 @@ def loop_report(*, loop: Loop, viewer: AbstractBaseUser) -> dict[str, Any]:
         _stage_report(
             stage,
             viewer=viewer,
-            rubric=rubrics.get(stage.pk),
+            rubric=card_rubrics.get(stage.pk),
             scorecard=scorecards.get(stage.pk),
             review=reviews.get(stage.pk),
             deep_dive=deep_dives.get(stage.pk),
@@ -188,8 +189,8 @@ def candidate_progress(*, user: AbstractBaseUser) -> dict[str, Any]:
         .order_by("finished_at", "id")
     )
     stage_ids = [stage.pk for stage in stages]
-    rubrics = stage_rubrics(stages)
     scorecards = _scorecards(stage_ids)
+    card_rubrics = rubrics_for_stages_and_cards(stages, scorecards.values())[1]
     reviews = review_scores_for_stages(stage_ids)
     deep_dives = deep_dive_feedback_for_stages(_deep_dive_stage_ids(stages))
     # A coach's scorecard wins, so the automatic one is built only where there is none.
@@ -217,7 +218,7 @@ def candidate_progress(*, user: AbstractBaseUser) -> dict[str, Any]:
         card = scorecards.get(stage.pk)
         auto = autos.get(stage.pk)
         if card is not None:
-            rubric = rubrics.get(stage.pk)
+            rubric = card_rubrics.get(stage.pk)
             score = stage_score(
                 scores=card.scores, dimensions=list(rubric.dimensions.all()) if rubric else None
             )

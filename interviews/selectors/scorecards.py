@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count
 
 from interviews import bank_cache
 from interviews.feedback.auto_scorecard import (
@@ -35,7 +35,6 @@ from interviews.feedback.auto_scorecard import (
 from interviews.feedback.deep_dive import deep_dive_feedback_for_stages
 from interviews.models import (
     Answer,
-    Dimension,
     ReviewComment,
     Rubric,
     Scorecard,
@@ -45,40 +44,18 @@ from interviews.models import (
     Submission,
     TestCase,
 )
+from interviews.selectors.rubrics import ScoringRubric, rubrics_for_stages
 from interviews.selectors.stages import open_part_numbers, scorecard_of
 from interviews.services.errors import NotFound
 from interviews.services.reviews import review_scores_for_stages
 from interviews.stage_kinds import stage_kind_get
 
 
-def stage_rubrics(stages: Sequence[Stage]) -> dict[int, Rubric | None]:
-    """Each stage's rubric — its own, else its first question's (as
-    `selectors.stage_rubric`) — with dimensions in position order, in two queries."""
-    rubric_ids: dict[int, int | None] = {stage.pk: stage.rubric_id for stage in stages}
-    without = [stage.pk for stage in stages if not stage.rubric_id]
-    if without:
-        first: dict[int, int | None] = {}
-        links = (
-            StageQuestion.objects.filter(stage_id__in=without)
-            .order_by("stage_id", "position")
-            .values_list("stage_id", "question__rubric_id")
-        )
-        for stage_id, rubric_id in links:
-            first.setdefault(stage_id, rubric_id)
-        rubric_ids.update(first)
-    wanted = {rubric_id for rubric_id in rubric_ids.values() if rubric_id}
-    rubrics: dict[int, Rubric] = {}
-    if wanted:
-        rubrics = {
-            rubric.pk: rubric
-            for rubric in Rubric.objects.filter(pk__in=wanted).prefetch_related(
-                Prefetch("dimensions", queryset=Dimension.objects.order_by("position"))
-            )
-        }
-    return {
-        stage_id: rubrics.get(rubric_id) if rubric_id else None
-        for stage_id, rubric_id in rubric_ids.items()
-    }
+def stage_rubrics(stages: Sequence[Stage]) -> dict[int, ScoringRubric | None]:
+    """Each stage's scoring rubric — the version pinned when its loop started (see
+    `selectors.rubrics`, the one place a rubric version is resolved) — with dimensions
+    in order, in a fixed number of queries."""
+    return rubrics_for_stages(stages)
 
 
 def _room(stage: Stage) -> str:

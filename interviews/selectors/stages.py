@@ -29,6 +29,11 @@ from interviews.selectors.access import (
     is_coach_or_admin,
     stages_visible_to,
 )
+from interviews.selectors.rubrics import (
+    ScoringRubric,
+    scoring_rubric_live,
+    scoring_rubric_of_version,
+)
 from interviews.services.errors import NotFound
 from interviews.stage_kinds import stage_kind_list
 
@@ -175,8 +180,20 @@ def time_remaining_ms(stage: Stage, now: datetime | None = None) -> int:
     return max(0, int(left.total_seconds() * 1000))
 
 
+def _scoring_rubric(stage: Stage, links: list[StageQuestion]) -> ScoringRubric | None:
+    """The rubric version the stage is scored on; a stage from before versions reads its
+    rubric as it is now (from the bank cache: the stage detail is read often)."""
+    if stage.rubric_version_id:
+        version = bank_cache.rubric_versions({stage.rubric_version_id})[stage.rubric_version_id]
+        return scoring_rubric_of_version(version)
+    rubric_id = stage.rubric_id or (links[0].question.rubric_id if links else None)
+    rubric = bank_cache.rubrics_with_dimensions({rubric_id} if rubric_id else set()).get(rubric_id)
+    return scoring_rubric_live(rubric) if rubric else None
+
+
 def stage_rubric(stage: Stage) -> Rubric | None:
-    """The stage's own rubric, else its first question's."""
+    """The stage's own rubric, else its first question's: the rubric as the bank holds it
+    now (what a new loop pins). What the stage is *scored* on is `rubric_for_stage`."""
     if stage.rubric_id:
         return stage.rubric
     first = stage.stage_questions.select_related("question__rubric").order_by("position").first()
@@ -268,10 +285,7 @@ def stage_detail_for(user: AnyUser, stage_id: int) -> Stage:
             questions.append(question)
     stage.question_list = questions
 
-    # As `stage_rubric`: the stage's own, else its first question's.
-    rubric_id = stage.rubric_id or (links[0].question.rubric_id if links else None)
-    rubrics = bank_cache.rubrics_with_dimensions({rubric_id} if rubric_id else set())
-    stage.rubric_obj = rubrics.get(rubric_id)
+    stage.rubric_obj = _scoring_rubric(stage, links)
     stage.scripted_follow_ups_left = scripted_follow_ups_left(stage)
     return stage
 

@@ -35,8 +35,8 @@ from interviews.selectors.bank import (
 )
 from interviews.services.audit import audit_record
 from interviews.services.questions import (
+    question_content_fingerprint,
     question_latest_locked,
-    question_stored_fingerprint,
     question_version_create,
 )
 
@@ -188,7 +188,7 @@ def _loop_template_upsert(spec: dict) -> str:
 def _question_import(spec: dict, *, actor) -> tuple[Question, bool]:
     fingerprint = question_fingerprint(spec)
     latest = question_latest_locked(spec["slug"])
-    if latest is not None and question_stored_fingerprint(latest) == fingerprint:
+    if latest is not None and question_content_fingerprint(latest) == fingerprint:
         return latest, False
     version = latest.version + 1 if latest else 1
     return question_version_create(

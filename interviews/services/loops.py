@@ -4,20 +4,46 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from interviews.access import access_loop_start
-from interviews.models import Loop, LoopTemplate, Question, Stage, StageQuestion
+from interviews.models import (
+    Loop,
+    LoopTemplate,
+    Question,
+    RubricVersion,
+    Stage,
+    StageQuestion,
+    StageTemplate,
+)
 from interviews.models.bank import QuestionStatus
 
 from .errors import InvalidInput
+from .rubrics import rubric_version_current
 
 
 def _latest_published(slugs: set[str]) -> dict[str, Question]:
     latest: dict[str, Question] = {}
-    rows = Question.objects.filter(slug__in=slugs, status=QuestionStatus.PUBLISHED).order_by(
-        "slug", "-version"
+    rows = (
+        Question.objects.filter(slug__in=slugs, status=QuestionStatus.PUBLISHED)
+        .select_related("rubric")
+        .order_by("slug", "-version")
     )
     for question in rows:
         latest.setdefault(question.slug, question)
     return latest
+
+
+def _rubric_version_pinned(
+    stage_template: StageTemplate, latest: dict[str, Question], pinned: dict[int, RubricVersion]
+) -> RubricVersion | None:
+    """The version of the rubric the stage will be scored on (its template's, else its
+    first question's), as it is now: later edits of the rubric leave this loop alone."""
+    rubric = stage_template.rubric
+    if rubric is None and stage_template.question_slugs:
+        rubric = latest[stage_template.question_slugs[0]].rubric
+    if rubric is None:
+        return None
+    if rubric.pk not in pinned:
+        pinned[rubric.pk] = rubric_version_current(rubric)
+    return pinned[rubric.pk]
 
 
 @transaction.atomic
@@ -32,7 +58,7 @@ def loop_start(
     access_loop_start(candidate)
     if template.status != QuestionStatus.PUBLISHED:
         raise InvalidInput(errors={"template": ["This loop template is not published."]})
-    stage_templates = list(template.stages.order_by("position"))
+    stage_templates = list(template.stages.select_related("rubric").order_by("position"))
     if not stage_templates:
         raise InvalidInput(errors={"template": ["This loop template has no stages."]})
     wanted = {slug for st in stage_templates for slug in st.question_slugs}
@@ -43,6 +69,7 @@ def loop_start(
             errors={"template": [f"No published version of question(s): {', '.join(missing)}."]}
         )
 
+    pinned: dict[int, RubricVersion] = {}
     loop = Loop.objects.create(
         candidate=candidate, template=template, title=template.title, coached=coached
     )
@@ -54,6 +81,7 @@ def loop_start(
             title=st.title,
             minutes=st.minutes,
             rubric_id=st.rubric_id,
+            rubric_version=_rubric_version_pinned(st, latest, pinned),
         )
         for index, st in enumerate(stage_templates, start=1)
     ]

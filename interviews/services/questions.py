@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
+from interviews.bankfile.anchors import range_text, reanchor
 from interviews.bankfile.format import (
     DEFAULT_MEMORY_LIMIT_MB,
     DEFAULT_OUTPUT_LIMIT_MB,
@@ -42,6 +43,29 @@ class QuestionNotVerified(StateConflict):
     code = "question_not_verified"
 
 
+class FlawsNeedReanchoring(StateConflict):
+    """A document edit changed the text some planted flaws point at: the editor shows
+    where each would move (`flaws`) and saves again with `confirm_reanchor`."""
+
+    code = "flaw_reanchor_needed"
+
+    def __init__(self, proposals: list[dict[str, Any]]):
+        count = len(proposals)
+        super().__init__(
+            f"The document edit changed the text of {count} planted "
+            f"flaw{'s' if count != 1 else ''}: check where "
+            f"{'they' if count != 1 else 'it'} should point, then save again.",
+            errors={
+                f"review.flaws[{p['index']}].lines": [
+                    f"lines {p['lines_before'][0]}–{p['lines_before'][1]} changed; proposed "
+                    f"{p['lines_after'][0]}–{p['lines_after'][1]}"
+                ]
+                for p in proposals
+            },
+        )
+        self.extra = {"flaws": proposals}
+
+
 # --- versions -------------------------------------------------------------------------
 
 
@@ -51,10 +75,10 @@ def question_latest_locked(slug: str) -> Question | None:
     return Question.objects.select_for_update().filter(slug=slug).order_by("-version").first()
 
 
-def question_stored_fingerprint(question: Question) -> str:
-    """The version's fingerprint; a row saved without one gets it from its content."""
-    if question.fingerprint:
-        return question.fingerprint
+def question_content_fingerprint(question: Question) -> str:
+    """The fingerprint of what the version holds now, read from its rows rather than the
+    stored `fingerprint`: a row changed outside these services (a shell, a raw SQL fix)
+    must not make a re-import of the old content read as "unchanged"."""
     fresh = question_prefetch(Question.objects.filter(pk=question.pk)).get()
     return question_fingerprint(question_to_dict(fresh))
 
@@ -138,6 +162,7 @@ def _question_children_create(question: Question, spec: dict) -> None:
             line_end=flaw["lines"][1],
             severity=flaw["severity"],
             explanation=flaw["explanation"],
+            anchor_text=range_text(question.document, flaw["lines"]),
         )
         for number, flaw in enumerate((spec.get("review") or {}).get("flaws", []), start=1)
     )
@@ -225,6 +250,10 @@ def question_update(
     current = question_to_dict(question)
     body = {k: v for k, v in data.items() if k not in QUESTION_READ_ONLY_FIELDS}
     merged = _merge_patch(current, body) if partial else body
+    # Before validation: a flaw's old lines may lie past the end of a shortened document.
+    merged = _flaws_reanchored(
+        question, current, merged, confirmed=bool(data.get("confirm_reanchor"))
+    )
     spec = question_validate(merged, default_status=question.status)
     if spec["slug"] != question.slug:
         raise BankValidationError(
@@ -232,7 +261,7 @@ def question_update(
         )
     status = spec.get("status", QuestionStatus.PUBLISHED)
     fingerprint = question_fingerprint(spec)
-    if fingerprint == question_stored_fingerprint(question):
+    if fingerprint == question_content_fingerprint(question):
         if status != question.status:
             _ensure_publishable(question, status)
             question.status = status
@@ -262,6 +291,51 @@ def question_update(
     _question_children_create(question, spec)
     audit_record(actor=actor, action="question.update", target=question)
     return question, False
+
+
+def _flaws_reanchored(question: Question, current: dict, spec: Any, *, confirmed: bool) -> Any:
+    """Planted flaws moved through an edit of the review document (`spec`: the raw body,
+    before validation): each flaw the body leaves as it was, its lines still counted in
+    the old document, follows the lines it covers. A flaw whose text changed is moved only
+    once the editor `confirmed` the proposal (`FlawsNeedReanchoring` lists them); a flaw
+    the body changed is taken as given."""
+    old_document = (current.get("review") or {}).get("document", "")
+    review = spec.get("review") if isinstance(spec, Mapping) else None
+    if not isinstance(review, Mapping) or not isinstance(review.get("flaws", []), list):
+        return spec  # not a review body: validation says what is wrong
+    new_document = review.get("document", "")
+    if (
+        current.get("kind") != QuestionKind.REVIEW
+        or not old_document
+        or not isinstance(new_document, str)
+        or new_document == old_document
+    ):
+        return spec
+    old_flaws = (current.get("review") or {}).get("flaws", [])
+    anchors = [f.anchor_text for f in sorted(question.flaws.all(), key=lambda f: f.position)]
+    flaws = copy.deepcopy(review.get("flaws", []))
+    proposals: list[dict[str, Any]] = []
+    for index, flaw in enumerate(flaws):
+        if index >= len(old_flaws) or flaw != old_flaws[index]:
+            continue
+        anchor = anchors[index] if index < len(anchors) and anchors[index] else None
+        moved = reanchor(old_document, new_document, tuple(flaw["lines"]), anchor_text=anchor)
+        if moved.text_changed:
+            proposals.append(
+                {
+                    "index": index,
+                    "category": flaw["category"],
+                    "lines_before": list(moved.lines_before),
+                    "lines_after": list(moved.lines_after),
+                    "text_before": moved.text_before,
+                    "text_after": moved.text_after,
+                    "deleted": moved.deleted,
+                }
+            )
+        flaw["lines"] = list(moved.lines_after)
+    if proposals and not confirmed:
+        raise FlawsNeedReanchoring(proposals)
+    return {**spec, "review": {**review, "flaws": flaws}}
 
 
 @transaction.atomic

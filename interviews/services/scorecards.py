@@ -8,7 +8,7 @@ from django.db import transaction
 from interviews.access import access_stage_as_coach
 from interviews.models import Scorecard, Stage
 from interviews.realtime.events import emit
-from interviews.selectors.stages import stage_rubric
+from interviews.selectors.rubrics import rubric_for_scorecard, rubric_for_stage
 
 from .errors import InvalidInput, StateConflict
 
@@ -24,8 +24,9 @@ def scorecard_save(
     private_notes: str = "",
     submit: bool = False,
 ) -> Scorecard:
-    """Create or replace the stage's scorecard. Dimensions must be the stage rubric's
-    (its own, else its first question's); without a rubric any names go.
+    """Create or replace the stage's scorecard. Dimensions must be those of the rubric
+    version it is scored on (the stage's, pinned when the loop started; a card saved
+    before keeps its own); without a rubric any names go.
 
     A scorecard is a draft (the candidate sees nothing of it, its recommendation may be
     unset) until it is saved with `submit`, which needs a recommendation. A submitted one
@@ -37,8 +38,10 @@ def scorecard_save(
         errors["recommendation"] = ["Use strong_no, no, yes or strong_yes."]
     elif submit and not recommendation:
         errors["recommendation"] = ["Choose a recommendation before submitting."]
-    rubric = stage_rubric(stage)
-    allowed = set(rubric.dimensions.values_list("name", flat=True)) if rubric else None
+    existing = Scorecard.objects.filter(stage=stage).select_related("stage").first()
+    # A card keeps the rubric version it was first scored on; a new one takes the stage's.
+    rubric = rubric_for_scorecard(existing) if existing else rubric_for_stage(stage)
+    allowed = set(rubric.dimension_names) if rubric else None
     seen: set[str] = set()
     score_errors: dict[int, dict[str, list[str]]] = {}
     for index, score in enumerate(scores):
@@ -73,6 +76,9 @@ def scorecard_save(
             "recommendation": recommendation,
             "private_notes": private_notes,
             "draft": not submit,
+            "rubric_version_id": (
+                existing.rubric_version_id if existing else stage.rubric_version_id
+            ),
         },
     )
     emit(

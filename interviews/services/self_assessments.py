@@ -7,7 +7,7 @@ from django.db import transaction
 
 from interviews.access import access_stage_as_candidate
 from interviews.models import SelfAssessment, Stage
-from interviews.selectors.stages import stage_rubric
+from interviews.selectors.rubrics import rubric_for_stage
 
 from .errors import InvalidInput, StateConflict
 
@@ -23,8 +23,8 @@ def self_assessment_save(
         raise StateConflict(
             "Assess yourself once the stage is finished.", code="stage_not_finished"
         )
-    rubric = stage_rubric(stage)
-    allowed = set(rubric.dimensions.values_list("name", flat=True)) if rubric else None
+    rubric = rubric_for_stage(stage)
+    allowed = set(rubric.dimension_names) if rubric else None
     errors: dict[int, dict[str, list[str]]] = {}
     seen: set[str] = set()
     for index, score in enumerate(scores):

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from interviews import models as m
 from interviews.services.loops import loop_start
 from interviews.services.notes import coach_note_create
+from interviews.services.rubrics import rubric_version_current
 from interviews.services.stages import stage_claim, stage_start
 from tests import factories as f
 
@@ -236,6 +237,15 @@ def build_world() -> World:
     )
     world.refresh()
     return world
+
+
+def stages_repinned(world: World) -> None:
+    """For tests that shape the world's rubric after its loops started: pin their stages
+    to the rubric as it is now, as if the loops had started after the edit (a stage keeps
+    the rubric version it started with; see `selectors.rubrics`)."""
+    version = rubric_version_current(world.rubric)
+    m.Stage.objects.filter(rubric_version__rubric=world.rubric).update(rubric_version=version)
+    world.refresh()
 
 
 def client_for(user) -> APIClient:

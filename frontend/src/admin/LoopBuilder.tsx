@@ -12,7 +12,7 @@ import { loopBank, moveItem, questionKindsFor } from "./model";
 import { useBankSave } from "./useBankSave";
 
 function emptyLoop(): BankLoop {
-  return { slug: "", title: "", description: "", status: "published", stages: [] };
+  return { slug: "", title: "", description: "", status: "draft", stages: [] };
 }
 
 function StageCard({

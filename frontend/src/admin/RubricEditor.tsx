@@ -40,7 +40,7 @@ export function RubricEditor() {
     await saveBank({
       bank: rubricBank(draft),
       section: "rubrics",
-      saved: (verb) => `${verb} rubric ${draft.slug}. Stages that use it score with it from now on.`,
+      saved: (verb) => `${verb} rubric ${draft.slug}. Loops started from now on are scored with it; loops already started keep the version they started with.`,
       after: async () => {
         await bank.reload();
         setSelected(draft.slug);

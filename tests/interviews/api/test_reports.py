@@ -11,7 +11,7 @@ from interviews.services.loops import loop_start
 from interviews.services.reviews import review_comment_create
 from tests import factories as f
 from tests.interviews.deep_dive_samples import STRONG_ANSWER
-from tests.interviews.world import FLAW_KEY, SCORECARD_PRIVATE
+from tests.interviews.world import FLAW_KEY, SCORECARD_PRIVATE, stages_repinned
 
 API = "/api/v1"
 
@@ -39,6 +39,7 @@ def scored(world):
     """Coding (rubric: Problem solving ×3, Communication ×1) and review (no rubric) are
     done and scored; values and the challenge have no scorecard."""
     m.Dimension.objects.filter(rubric=world.rubric, name="Problem solving").update(weight=3)
+    stages_repinned(world)
     m.Stage.objects.filter(pk=world.review.pk).update(status="live")
     world.review.refresh_from_db()
     review_comment_create(

@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from interviews import bank_cache
 from interviews import models as m
 from interviews.services.bank_import import bank_import
+from interviews.services.loops import loop_start
 from tests.interviews.world import CANDIDATE_SECRETS
 
 API = "/api/v1"
@@ -17,6 +18,7 @@ BANK_TABLES = (
     "interviews_followup",
     "interviews_plantedflaw",
     "interviews_dimension",
+    "interviews_rubricversion",
 )
 
 
@@ -42,7 +44,7 @@ def test_second_read_comes_from_the_cache_and_is_identical(world, as_user, who):
         first = _detail(client, world.coding)
     with CaptureQueriesContext(connection) as warm:
         second = _detail(client, world.coding)
-    assert _bank_tables_read(cold) >= {"interviews_part", "interviews_dimension"}
+    assert _bank_tables_read(cold) >= {"interviews_part", "interviews_rubricversion"}
     assert _bank_tables_read(warm) == set()
     assert _timeless(second) == _timeless(first)
     if who == "owner":  # the cache holds coach data too; none of it reaches the candidate
@@ -69,7 +71,9 @@ def test_parts_edited_in_the_django_admin_show_at_once(world, as_user):
     assert [p["locked"] for p in question["parts"]] == [False, False, False]
 
 
-def test_a_rubric_reimported_with_new_dimensions_shows_them(world, as_user):
+def test_a_rubric_reimported_with_new_dimensions_shows_them_to_new_loops(world, as_user):
+    """A started stage keeps the rubric version it started with; a loop started after the
+    re-import is scored on the new dimensions."""
     client = as_user(world.owner)
     assert [d["name"] for d in _detail(client, world.coding)["rubric"]["dimensions"]] == [
         "Problem solving",
@@ -87,7 +91,10 @@ def test_a_rubric_reimported_with_new_dimensions_shows_them(world, as_user):
         },
         verify=False,
     )
-    rubric = _detail(client, world.coding)["rubric"]
+    kept = _detail(client, world.coding)["rubric"]
+    assert [d["name"] for d in kept["dimensions"]] == ["Problem solving", "Communication"]
+    later = loop_start(candidate=world.owner, template=world.template)
+    rubric = _detail(client, later.stages.get(position=1))["rubric"]
     assert rubric["dimensions"] == [{"name": "Correctness", "weight": 2.0, "levels": levels}]
 
 
