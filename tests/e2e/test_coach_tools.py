@@ -101,3 +101,68 @@ def test_each_room_page_opens_one_socket_and_the_whiteboard_asks_no_other_host(
         assert watch.errors == []
         assert watch.foreign == []
     coach.screenshot(path=screenshot_path("coach-whiteboard"))
+
+
+def _draw_rectangle(page: Page, at: tuple[float, float]) -> None:
+    """Draw a rectangle with its corner at `at` (fractions of the canvas)."""
+    page.set_viewport_size({"width": 1280, "height": 1400})  # the whole board on screen
+    canvas = page.locator(".excalidraw canvas.interactive")
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    assert box is not None and page.viewport_size is not None
+    # Of the part on screen, clear of the toolbars at its top and bottom.
+    top, bottom = box["y"] + 80, min(box["y"] + box["height"], page.viewport_size["height"]) - 150
+    x, y = box["x"] + at[0] * box["width"], top + at[1] * (bottom - top)
+    page.keyboard.press("Escape")
+    page.get_by_test_id("toolbar-rectangle").check(force=True)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 120, y + 70, steps=5)
+    page.mouse.up()
+
+
+def _board_elements(page: Page) -> str | None:
+    return page.get_by_test_id("whiteboard").get_attribute("data-elements")
+
+
+def test_the_coach_sees_the_candidates_drawing_and_draws_on_it(
+    page, new_page, live_server_url, bank, screenshot_path
+) -> None:
+    stage = _live_design_stage()
+    question = stage.questions.get(kind="design")
+    candidate = page
+    _open(candidate, "grace", f"/stages/{stage.pk}")
+    candidate.get_by_role("tab", name="Whiteboard").click()
+    candidate.locator(".excalidraw canvas.interactive").wait_for()
+    # Far from the origin, where an unfitted view would not show it.
+    _draw_rectangle(candidate, (0.6, 0.6))
+    candidate.screenshot(path=screenshot_path("candidate-whiteboard"))
+    expect(candidate.get_by_test_id("whiteboard")).to_have_attribute("data-elements", "1")
+
+    coach = new_page()
+    _open(coach, "coach-lin", f"/coach/stages/{stage.pk}")
+    coach.get_by_role("tab", name="Whiteboard").click()
+    board = coach.get_by_test_id("whiteboard")
+    expect(board).to_have_attribute("data-elements", "1")
+    expect(board.get_by_role("button", name="Fit")).to_be_enabled()
+    coach.screenshot(path=screenshot_path("coach-whiteboard-fitted"))
+
+    # The coach draws too; the stroke reaches the candidate, whose own drawing stays.
+    _draw_rectangle(coach, (0.15, 0.25))
+    expect(board).to_have_attribute("data-elements", "2")
+    expect(candidate.get_by_test_id("whiteboard")).to_have_attribute("data-elements", "2")
+    candidate.screenshot(path=screenshot_path("candidate-whiteboard-coach-stroke"))
+
+    from interviews.services.documents import document_state
+
+    assert _settle(
+        lambda: (
+            len(document_state(stage=stage, name=f"scene:{question.pk}", compact=False).state) > 0
+        )
+    )
+    actors = set(
+        StageEvent.objects.filter(stage=stage, type="doc.update").values_list(
+            "actor__username", flat=True
+        )
+    )
+    assert actors == {"grace", "coach-lin"}
