@@ -73,6 +73,15 @@ def access_stage_as_candidate(user: AnyUser | None, stage: Stage, *, doing: str)
     return stage
 
 
+def access_stage_document_edit(user: AnyUser | None, stage: Stage, *, name: str) -> Stage:
+    """The candidate edits every shared document of their stage; the stage's coach (or an
+    admin) draws on its whiteboards (`scene:` documents) too, and types in none of the
+    others: the code and the design notes are the candidate's answer."""
+    if isinstance(name, str) and name.startswith("scene:") and can_act_as_coach(user, stage):
+        return stage
+    return access_stage_as_candidate(user, stage, doing="edits the stage's documents")
+
+
 def access_stage_as_coach(user: AnyUser | None, stage: Stage, *, doing: str) -> Stage:
     """Only the stage's assigned coach or an admin (follow-ups, notes, scorecards, the
     clock controls, review-match rulings)."""

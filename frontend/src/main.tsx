@@ -5,8 +5,8 @@ import { App } from "./App";
 import "./styles.css";
 
 // Excalidraw (lazy-loaded) takes its fonts from here — shipped with the build by
-// vite.config.ts — and must be told before it loads, or it reaches for a CDN.
-(window as unknown as { EXCALIDRAW_ASSET_PATH: string }).EXCALIDRAW_ASSET_PATH = "/static/excalidraw-assets/";
+// vite.config.ts, which also points the package's own CDN fallback here.
+(window as unknown as { EXCALIDRAW_ASSET_PATH: string }).EXCALIDRAW_ASSET_PATH = `${import.meta.env.BASE_URL}excalidraw-assets/`;
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

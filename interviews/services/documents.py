@@ -22,7 +22,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from pycrdt import Doc, Map, Text
 
-from interviews.access import access_stage_as_candidate
+from interviews.access import access_stage_document_edit
 from interviews.models import Answer, Stage, StageDocument, StageEvent, StageQuestion
 from interviews.realtime.events import emit
 
@@ -81,8 +81,9 @@ def _decode(update_b64: str) -> bytes:
 def document_update_apply(
     *, stage: Stage, actor: AbstractBaseUser, name: str, update_b64: str, paste_chars: int = 0
 ) -> StageEvent:
-    """Record one edit from the stage's candidate; the coach watches, never types."""
-    access_stage_as_candidate(actor, stage, doing="edits the stage's documents")
+    """Record one edit from the stage's candidate, or a whiteboard stroke from its coach
+    (who never types in the code or the notes)."""
+    access_stage_document_edit(actor, stage, name=name)
     if stage.status != Stage.Status.LIVE:
         raise StateConflict("The stage is not live; edits are closed.", code="stage_not_live")
     _parse_name(stage, name)

@@ -116,6 +116,13 @@ CASES = [
         CANDIDATE_ONLY,
     ),
     Case(
+        "document_update_apply (whiteboard)",
+        lambda w, a: documents.document_update_apply(
+            stage=w.coding, actor=a, name=f"scene:{w.coding_q.pk}", update_b64=_yjs_update("x")
+        ),
+        (NotAllowed, NotAllowed, OK, NotAllowed, OK, OK),
+    ),
+    Case(
         "integrity_record",
         lambda w, a: live.integrity_record(stage=w.coding, actor=a, kind="blur", amount=900),
         CANDIDATE_ONLY,

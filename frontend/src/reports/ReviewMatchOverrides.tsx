@@ -13,7 +13,7 @@ const AUTO = "auto";
 const NONE = "none";
 
 export function ReviewMatchOverrides({ stageId, score, onScore }: { stageId: number; score: ReviewScore; onScore: (s: ReviewScore) => void }) {
-  const comments = useAsync(() => api.reviewComments(stageId), [stageId, score.comments]);
+  const comments = useAsync(() => api.reviewComments(stageId), [stageId, score]);
   const [busy, setBusy] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const flaws = [...score.matched, ...score.missed].sort((a, b) => a.position - b.position);

@@ -75,6 +75,15 @@ describe("SharedDocs", () => {
     expect(coach.pending).toBe(0);
   });
 
+  it("lets the coach send whiteboard strokes and nothing else", () => {
+    const wire = new Wire();
+    const coach = new SharedDocs(wire, (name) => name.startsWith("scene:"));
+    coach.get("code:1").getText("code").insert(0, "x");
+    coach.get("scene:1").getMap("scene").set("elements", "[]");
+    vi.advanceTimersByTime(100);
+    expect(wire.sent.map((m) => m.doc)).toEqual(["scene:1"]);
+  });
+
   it("holds edits while offline and sends them once the room has resynced", () => {
     const wire = new Wire();
     const docs = new SharedDocs(wire, true);

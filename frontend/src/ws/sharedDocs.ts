@@ -60,10 +60,16 @@ export class SharedDocs {
   private error: string | null = null;
   private nextRef = 1;
 
+  /** `editable`: whether local edits of a document are sent — for every document, or by
+   * name (the coach draws on the whiteboard but never types in the candidate's code). */
   constructor(
     private readonly sender: DocSender,
-    private readonly editable: boolean,
+    private readonly editable: boolean | ((name: string) => boolean),
   ) {}
+
+  private writable(name: string): boolean {
+    return typeof this.editable === "function" ? this.editable(name) : this.editable;
+  }
 
   /** The document named `name`, created empty when the stage has none yet. */
   get(name: string): Y.Doc {
@@ -72,7 +78,7 @@ export class SharedDocs {
       doc = new Y.Doc();
       this.docs.set(name, doc);
       doc.on("update", (update: Uint8Array, origin: unknown) => {
-        if (origin === REMOTE || !this.editable) return;
+        if (origin === REMOTE || !this.writable(name)) return;
         this.queue(name, update);
       });
     }

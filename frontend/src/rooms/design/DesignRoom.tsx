@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import type * as Y from "yjs";
 
 import type { StageQuestion } from "../../api/client";
+import { useMe } from "../../auth/session";
 import { Markdown } from "../shared/Markdown";
 import { NextQuestionButton } from "../shared/ScriptedInterviewer";
 import { type Room, roomActive } from "../shared/useStageRoom";
@@ -94,7 +95,10 @@ function DesignQuestion({
   editable: boolean;
   side?: React.ReactNode;
 }) {
+  const me = useMe();
   const canEdit = editable && roomActive(room);
+  // The whiteboard is shared: the stage's coach (or an admin) draws on it too.
+  const canDraw = roomActive(room) && (editable || me.username === room.stage.coach || me.role === "admin");
   const notes = useMemo(() => room.docs.get(`notes:${question.id}`).getMap("notes") as Y.Map<unknown>, [room.docs, question.id]);
   const scene = useMemo(() => room.docs.get(`scene:${question.id}`).getMap("scene") as Y.Map<unknown>, [room.docs, question.id]);
   const [tab, setTab] = useState<"notes" | "board">("notes");
@@ -141,7 +145,7 @@ function DesignQuestion({
         ) : (
           <div className="board" role="tabpanel">
             <Suspense fallback={<p className="muted">Loading the whiteboard…</p>}>
-              <Whiteboard scene={scene} editable={canEdit} />
+              <Whiteboard scene={scene} editable={canDraw} />
             </Suspense>
           </div>
         )}

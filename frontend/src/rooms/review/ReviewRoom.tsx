@@ -254,9 +254,13 @@ function DocReview({
 export function ReviewWorkspace({ room, editable, side }: { room: Room; editable: boolean; side?: React.ReactNode }) {
   const questions = room.stage.questions.filter((q) => q.kind === "review");
   const done = room.stage.status === "done";
+  // The coach's match panel follows the candidate's comments as they are added, edited or
+  // deleted: each comment event asks for the score again.
+  const commentEvents = room.events.filter((e) => COMMENT_EVENTS.has(e.type)).length;
+  const watching = done || !editable;
   const score = useAsync(
-    () => (done || !editable ? api.reviewScore(room.stage.id) : Promise.resolve(null)),
-    [room.stage.id, done, editable],
+    () => (watching ? api.reviewScore(room.stage.id) : Promise.resolve(null)),
+    [room.stage.id, watching, watching ? commentEvents : 0],
   );
   const me = useMe();
   const canOverride = !editable && (me.role === "coach" || me.role === "admin");

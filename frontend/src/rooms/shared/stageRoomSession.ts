@@ -292,7 +292,9 @@ export class StageRoomSession {
       if (attempt.cancelled) return;
       attempt.opened = true;
       const socket = new StageSocket({ url: stageSocketUrl(stageId), after: documents.last_seq });
-      const docs = new SharedDocs(socket, this.editable);
+      // Everyone who may draw sends their whiteboard strokes (the server decides who may:
+      // the candidate and the stage's coach); only the candidate's other edits count.
+      const docs = new SharedDocs(socket, this.editable ? true : (name) => name.startsWith("scene:"));
       attempt.socket = socket;
       attempt.docs = docs;
       docs.load(documents.documents, documents.last_seq);
