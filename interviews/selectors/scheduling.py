@@ -49,16 +49,13 @@ def slot_is_booked(slot: CoachSlot) -> bool:
 
 
 def slot_for(user: AnyUser, slot_id: int) -> CoachSlot:
-    """A slot the user may act on: their own (a coach), any (an admin), or an open one (a
-    candidate about to book it); else NotFound."""
+    """A slot by id for a signed-in user. Slots are not secret (a coach's name and a time):
+    booking a taken or past one says so (409/400) rather than 404; changing one is its
+    coach's (`access_slot_edit`)."""
     slot = CoachSlot.objects.select_related("coach").filter(pk=slot_id).first()
     if slot is None or not user.is_authenticated:
         raise NotFound("Slot not found.")
-    if slot.coach_id == user.pk or is_admin(user):
-        return slot
-    if slot.starts_at > timezone.now() and not slot_is_booked(slot):
-        return slot
-    raise NotFound("Slot not found.")
+    return slot
 
 
 def bookings_visible_to(user: AnyUser) -> QuerySet[Booking]:
