@@ -13,6 +13,8 @@ import { ScorecardView } from "./candidate/ScorecardView";
 import { TopBar } from "./layout/TopBar";
 import { ForbiddenPage, NotFoundPage, Problem } from "./pages/Problem";
 import { StageRoomPage } from "./rooms/StageRoomPage";
+import { AvailabilityPage } from "./scheduling/AvailabilityPage";
+import { BookingPage } from "./scheduling/BookingPage";
 
 // Admin, replay and report pages are their own chunks: a candidate's room never loads them.
 const AdminRoutes = lazy(() => import("./admin/AdminRoutes"));
@@ -87,6 +89,7 @@ export function AppRoutes() {
         <Route path="/loops/:loopId" element={<LoopPage />} />
         <Route path="/stages/:stageId" element={<StageRoute />} />
         <Route path="/stages/:stageId/scorecard" element={<ScorecardView />} />
+        <Route path="/stages/:stageId/book" element={<BookingPage />} />
         <Route path="/stages/:stageId/replay" element={<Lazy><ReplayPage /></Lazy>} />
         <Route path="/loops/:loopId/report" element={<Lazy><LoopReportPage /></Lazy>} />
         <Route path="/progress" element={<Progress />} />
@@ -108,6 +111,7 @@ function CoachRoutes() {
   return (
     <Routes>
       <Route path="stages/:stageId" element={<CoachRoomPage />} />
+      <Route path="availability" element={<AvailabilityPage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );

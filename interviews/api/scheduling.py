@@ -17,6 +17,7 @@ from interviews.access import access_slot_publish
 from interviews.models import Booking, CoachSlot
 from interviews.selectors.scheduling import (
     booking_for,
+    booking_solo_from,
     open_slots,
     slot_for,
     slots_of_coach,
@@ -75,6 +76,7 @@ class BookingSerializer(serializers.ModelSerializer):
     loop = serializers.IntegerField(source="stage.loop_id", read_only=True)
     loop_title = serializers.CharField(source="stage.loop.title", read_only=True)
     room_path = serializers.SerializerMethodField()
+    solo_from = serializers.SerializerMethodField()
 
     class Meta:
         model = Booking
@@ -94,7 +96,13 @@ class BookingSerializer(serializers.ModelSerializer):
             "status",
             "sequence",
             "room_path",
+            "solo_from",
         ]
+
+    @extend_schema_field(OpenApiTypes.DATETIME)
+    def get_solo_from(self, obj: Booking) -> str:
+        """From when the candidate may continue solo if the coach has not started it."""
+        return booking_solo_from(obj).isoformat().replace("+00:00", "Z")
 
     @extend_schema_field(OpenApiTypes.STR)
     def get_room_path(self, obj: Booking) -> str:

@@ -131,9 +131,13 @@ def slot_overlaps_for_coach(
     return any(slot.ends_at > starts_at for slot in rows)
 
 
+def booking_solo_from(booking: Booking) -> datetime:
+    """The booked time + BOOKING_NO_SHOW_MINUTES: when a coach who has not come is missed."""
+    return booking.starts_at + timedelta(minutes=settings.BOOKING_NO_SHOW_MINUTES)
+
+
 def booking_coach_missed(booking: Booking, stage: Stage, now: datetime | None = None) -> bool:
     """The no-show rule (issue 14): the coach has not started the booked stage by the booked
     time + BOOKING_NO_SHOW_MINUTES, so its candidate may continue solo."""
     now = now or timezone.now()
-    grace = timedelta(minutes=settings.BOOKING_NO_SHOW_MINUTES)
-    return stage.status == Stage.Status.PENDING and now >= booking.starts_at + grace
+    return stage.status == Stage.Status.PENDING and now >= booking_solo_from(booking)

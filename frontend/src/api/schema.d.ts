@@ -1114,6 +1114,11 @@ export interface components {
             sequence?: number;
             /** @description The room as the caller opens it: the coach's console room or the candidate's. */
             readonly room_path: string;
+            /**
+             * Format: date-time
+             * @description From when the candidate may continue solo if the coach has not started it.
+             */
+            readonly solo_from: string;
         };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
