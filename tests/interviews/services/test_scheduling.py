@@ -3,17 +3,18 @@ candidate books one for a pending coached round (claiming that coach), double bo
 refused with specific codes, either side cancels or reschedules, both are mailed an .ics,
 reminded once, and a coach who does not come frees the candidate to continue solo."""
 
+import threading
 from datetime import UTC, datetime, timedelta
 from unittest import mock
 
 import pytest
 from django.core import mail
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 from icalendar import Calendar
 
 from interviews.models import Booking, CoachSlot, Stage
-from interviews.selectors.scheduling import open_slots, upcoming_bookings_for
+from interviews.selectors.scheduling import open_slots, slot_is_booked, upcoming_bookings_for
 from interviews.selectors.stages import coach_queue, scripted_interviewer_on
 from interviews.services.errors import InvalidInput, NotAllowed, StateConflict
 from interviews.services.loops import loop_start
@@ -381,3 +382,42 @@ def test_with_a_booking_the_candidate_starts_with_the_coach_at_the_booked_time(w
     booking_create(stage=waiting, slot=slot, actor=world.owner)
     started = stage_start(stage=waiting, actor=world.owner, now=slot.starts_at)
     assert started.status == Stage.Status.LIVE and started.coach == world.coach
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("check", ["service check", "constraint alone"])
+def test_two_threads_booking_one_slot_at_once_one_wins(world, waiting, check):
+    """Two candidates press "Book" on the same slot at the same moment, each in its own
+    connection: exactly one booking is made, the other gets 409 `slot_taken` — also with
+    the service's "is it free?" check out of the way (the database's constraint holds)."""
+    slot = _slot(world.coach)
+    rival = loop_start(candidate=world.other, template=world.template, coached=True)
+    rival_stage = rival.stages.order_by("position").first()
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def book(stage, candidate) -> None:
+        try:
+            barrier.wait()
+            booking_create(stage=stage, slot=slot, actor=candidate)
+            outcomes.append("booked")
+        except StateConflict as error:
+            outcomes.append(error.code)
+        finally:
+            connections.close_all()
+
+    threads = [
+        threading.Thread(target=book, args=(waiting, world.owner)),
+        threading.Thread(target=book, args=(rival_stage, world.other)),
+    ]
+    bypass = mock.patch(
+        "interviews.services.scheduling.slot_is_booked",
+        side_effect=lambda slot: False if check == "constraint alone" else slot_is_booked(slot),
+    )
+    with bypass:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    assert sorted(outcomes) == ["booked", "slot_taken"]
+    assert Booking.objects.filter(slot=slot, status="booked").count() == 1
