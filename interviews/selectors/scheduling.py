@@ -23,10 +23,12 @@ def _booked() -> Exists:
 
 
 def slots_of_coach(coach: AnyUser, now: datetime | None = None) -> QuerySet[CoachSlot]:
-    """The coach's slots that have not ended, each annotated `is_booked`."""
+    """The coach's slots from the last day on (a session just held stays in view), each
+    annotated `is_booked`."""
     now = now or timezone.now()
     return (
         CoachSlot.objects.filter(coach=coach, starts_at__gte=now - timedelta(hours=24))
+        .select_related("coach")
         .annotate(is_booked=_booked())
         .order_by("starts_at", "id")
     )

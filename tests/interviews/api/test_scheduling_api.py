@@ -166,3 +166,31 @@ def test_refused_roles_for_booking_and_cancelling(world: World, as_user, waiting
             == 404
         )
     assert as_user(world.admin).post(f"{API}/bookings/{booking['id']}/cancel/").status_code == 200
+
+
+def test_the_lists_run_a_bounded_number_of_queries(
+    world: World, as_user, waiting, django_assert_max_num_queries
+):
+    """Upcoming sessions, open slots and a coach's slots: the same few queries for 1 or 6."""
+    from interviews.services.loops import loop_start
+
+    coach = as_user(world.coach)
+    slots = [_publish(coach, _soon(days=2 + n)).json()[0] for n in range(8)]
+    owner = as_user(world.owner)
+    owner.post(f"{API}/bookings/", {"stage": waiting.pk, "slot": slots[0]["id"]}, format="json")
+    for n, slot in enumerate(slots[1:6]):
+        loop = loop_start(candidate=world.owner, template=world.template, coached=True)
+        stage = loop.stages.order_by("position")[n % 3]
+        booked = owner.post(
+            f"{API}/bookings/", {"stage": stage.pk, "slot": slot["id"]}, format="json"
+        )
+        assert booked.status_code == 201, booked.json()
+    for client, path, rows in (
+        (owner, "bookings/", 6),
+        (coach, "bookings/", 6),
+        (owner, "slots/open/", 2),
+        (coach, "slots/", 8),
+    ):
+        with django_assert_max_num_queries(5):
+            response = client.get(f"{API}/{path}")
+        assert len(response.json()) == rows, path
