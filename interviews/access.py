@@ -24,10 +24,13 @@ allow it say so and skip the check.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
-from interviews.models import Stage
-from interviews.roles import CANDIDATE, role_of
+from django.utils import timezone
+
+from interviews.models import Booking, CoachSlot, Stage
+from interviews.roles import CANDIDATE, COACH, role_of
 from interviews.selectors.access import (
     can_act_as_coach,
     can_drive_stage,
@@ -39,6 +42,7 @@ from interviews.selectors.access import (
     stage_waits_for_coach,
     stage_went_solo,
 )
+from interviews.selectors.scheduling import booking_coach_missed, stage_active_booking
 from interviews.services.errors import NotAllowed, NotFound, StateConflict
 from interviews.stage_kinds import stage_kind_get
 
@@ -97,14 +101,29 @@ def access_stage_clock(user: AnyUser | None, stage: Stage, *, doing: str) -> Sta
     return stage
 
 
-def access_stage_start(user: AnyUser | None, stage: Stage, *, solo: bool = False) -> Stage:
+def access_stage_start(
+    user: AnyUser | None, stage: Stage, *, solo: bool = False, now: datetime | None = None
+) -> Stage:
     """Starting the clock (DESIGN.md "Live stages"): a coached stage's clock waits for its
     coach. Its coach or an admin may start it at any time; its candidate once a coach has
     claimed it, or without one by choosing `solo` (only the candidate chooses that, and
-    only while no coach has claimed it)."""
+    only while no coach has claimed it). A booked stage: its candidate not before the booked
+    time, and solo despite the claim once the coach has missed it (`booking_coach_missed`)."""
     access_stage_clock(user, stage, doing="start the clock")
     if solo and not is_stage_owner(user, stage):
         raise NotAllowed("Only the stage's candidate chooses to continue solo.")
+    booking = stage_active_booking(stage) if stage.coach_id is not None else None
+    if booking is not None and not can_act_as_coach(user, stage):
+        now = now or timezone.now()
+        if now < booking.starts_at:
+            raise StateConflict(
+                "This stage is booked: its clock starts at the booked time, or when your "
+                "coach starts it.",
+                errors={"starts_at": booking.starts_at.isoformat()},
+                code="booking_not_started",
+            )
+        if solo and booking_coach_missed(booking, stage, now):
+            return stage
     if solo and stage.coach_id is not None:
         raise StateConflict(
             "A coach has claimed this stage; start it together with your coach.",
@@ -201,3 +220,35 @@ def access_model_answers(user: AnyUser | None, stage: Stage) -> Stage:
             "Model answers are shown once the stage is finished.", code="stage_not_finished"
         )
     return stage
+
+
+# --- scheduling -----------------------------------------------------------------------
+
+
+def access_slot_publish(user: AnyUser | None) -> None:
+    """Availability is a coach's own: admins and candidates do not publish slots."""
+    if role_of(user) != COACH:
+        raise NotAllowed("Only coaches publish availability.")
+
+
+def access_slot_edit(user: AnyUser | None, slot: CoachSlot) -> CoachSlot:
+    """A slot is changed or withdrawn by its coach (or an admin)."""
+    if user is None or not (slot.coach_id == user.pk or is_admin(user)):
+        raise NotAllowed("Only the slot's coach or an admin changes it.")
+    return slot
+
+
+def access_booking_create(user: AnyUser | None, stage: Stage) -> Stage:
+    """Only the loop's candidate books a session for one of its stages."""
+    if user is None or not is_stage_owner(user, stage):
+        raise NotAllowed("Only the loop's candidate books a session for its stages.")
+    return stage
+
+
+def access_booking_change(user: AnyUser | None, booking: Booking, *, doing: str) -> Booking:
+    """Cancel and reschedule: the booking's candidate, its coach, or an admin."""
+    if user is None or not user.is_authenticated:
+        raise NotAllowed(f"Only the booking's candidate, its coach or an admin {doing}.")
+    if user.pk in (booking.candidate_id, booking.coach_id) or is_admin(user):
+        return booking
+    raise NotAllowed(f"Only the booking's candidate, its coach or an admin {doing}.")

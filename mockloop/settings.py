@@ -233,6 +233,28 @@ SANDBOX = {
 
 MAX_CODE_BYTES = 64 * 1024
 
+# Scheduling (interviews/services/scheduling.py): invites and reminders by Django's mail,
+# the console backend unless EMAIL_BACKEND / EMAIL_HOST say otherwise (docs/operations.md).
+# Links in the mails are absolute, from MOCKLOOP_PUBLIC_URL.
+EMAIL_BACKEND = env(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if env("EMAIL_HOST")
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_HOST = env("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Mockloop <noreply@mockloop.local>")
+MOCKLOOP_PUBLIC_URL = env("MOCKLOOP_PUBLIC_URL", "http://localhost:8000").rstrip("/")
+#: A booked stage whose coach has not started it this long after the booked time may be
+#: continued solo by its candidate (the scripted interviewer takes over).
+BOOKING_NO_SHOW_MINUTES = env_int("BOOKING_NO_SHOW_MINUTES", 10)
+#: The reminder mail goes out this long before a booked session.
+BOOKING_REMINDER_MINUTES = env_int("BOOKING_REMINDER_MINUTES", 30)
+
 # The live rooms' calls (WebRTC): the STUN/TURN servers browsers get from
 # /api/v1/rtc/ice-servers/, with TURN credentials in coturn's shared-secret REST scheme
 # (`static-auth-secret` = RTC_TURN_SECRET) that expire after RTC_TURN_TTL seconds.
@@ -310,5 +332,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "judging.requeue_submissions",
         "schedule": 5.0,
         "options": {"expires": 10},
+    },
+    "booking-reminders": {
+        "task": "interviews.bookings_remind",
+        "schedule": 60.0,
+        "options": {"expires": 60},
     },
 }

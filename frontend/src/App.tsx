@@ -15,6 +15,8 @@ import { useMinWidth } from "./lib/useMinWidth";
 import { ForbiddenPage, NotFoundPage, Problem } from "./pages/Problem";
 import { NarrowScreen, ROOM_MIN_WIDTH } from "./rooms/shared/NarrowScreen";
 import { StageRoomPage } from "./rooms/StageRoomPage";
+import { AvailabilityPage } from "./scheduling/AvailabilityPage";
+import { BookingPage } from "./scheduling/BookingPage";
 
 // Admin, replay and report pages are their own chunks: a candidate's room never loads them.
 const AdminRoutes = lazy(() => import("./admin/AdminRoutes"));
@@ -96,6 +98,7 @@ export function AppRoutes() {
         <Route path="/loops/:loopId" element={<LoopPage />} />
         <Route path="/stages/:stageId" element={<StageRoute />} />
         <Route path="/stages/:stageId/scorecard" element={<ScorecardView />} />
+        <Route path="/stages/:stageId/book" element={<BookingPage />} />
         <Route path="/stages/:stageId/replay" element={<Lazy><ReplayPage /></Lazy>} />
         <Route path="/loops/:loopId/report" element={<Lazy><LoopReportPage /></Lazy>} />
         <Route path="/progress" element={<Progress />} />
@@ -117,6 +120,7 @@ function CoachRoutes() {
   return (
     <Routes>
       <Route path="stages/:stageId" element={<WideEnough><CoachRoomPage /></WideEnough>} />
+      <Route path="availability" element={<AvailabilityPage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );

@@ -10,6 +10,7 @@ from . import (
     questions,
     reports,
     rtc,
+    scheduling,
     stage_kinds,
     stages,
     submissions,
@@ -28,4 +29,5 @@ urlpatterns = [
     *bank_io.urlpatterns,
     *ops.urlpatterns,
     *rtc.urlpatterns,
+    *scheduling.urlpatterns,
 ]

@@ -28,11 +28,14 @@ from .practice import (
     Submission,
     TestResult,
 )
+from .scheduling import Booking, CoachSlot
 from .scoring import ReviewMatchOverride
 
 __all__ = [
     "Answer",
     "AuditEntry",
+    "Booking",
+    "CoachSlot",
     "CoachNote",
     "Dimension",
     "FollowUp",

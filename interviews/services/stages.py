@@ -4,7 +4,7 @@ A coached loop's live rounds are in the coach queue from the loop's start
 (`loop_start`); their clock waits for the coach (`access_stage_start`), unless the
 candidate continues solo, which takes the stage out of the queue."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -16,7 +16,7 @@ from interviews.access import (
     access_stage_clock,
     access_stage_start,
 )
-from interviews.models import Loop, Stage
+from interviews.models import Booking, Loop, Stage
 from interviews.realtime.events import emit
 from interviews.roles import COACH, role_of
 
@@ -47,16 +47,19 @@ def stage_status_payload(stage: Stage, reason: str) -> dict:
 
 
 @transaction.atomic
-def stage_start(*, stage: Stage, actor: AbstractBaseUser, solo: bool = False) -> Stage:
+def stage_start(
+    *, stage: Stage, actor: AbstractBaseUser, solo: bool = False, now: datetime | None = None
+) -> Stage:
     """Start the stage's clock: live, deadline = now + minutes. Stages may be started in
     any order, but at most one stage of a loop is live at a time. A coached stage waits
-    for its coach; `solo` (the candidate's choice while none has claimed it) takes it out
-    of the queue and runs it with the scripted interviewer.
+    for its coach; `solo` (the candidate's choice while none has claimed it, or once the
+    booked coach has not come) takes it out of the queue and runs it with the scripted
+    interviewer.
     """
     # Lock the loop first: concurrent starts of two stages of one loop serialise here.
     Loop.objects.select_for_update().filter(pk=stage.loop_id).first()
     stage = _locked(stage)
-    access_stage_start(actor, stage, solo=solo)
+    access_stage_start(actor, stage, solo=solo, now=now)
     if stage.status == Stage.Status.LIVE:
         raise StateConflict("This stage is already live.", code="stage_already_live")
     if stage.status == Stage.Status.DONE:
@@ -72,16 +75,32 @@ def stage_start(*, stage: Stage, actor: AbstractBaseUser, solo: bool = False) ->
             errors={"live_stage": other_live.pk},
             code="other_stage_live",
         )
-    now = timezone.now()
+    now = now or timezone.now()
     stage.status = Stage.Status.LIVE
     stage.started_at = now
     stage.deadline = now + timedelta(minutes=stage.minutes)
     stage.paused_remaining_ms = None
+    missed_coach = stage.coach if solo and stage.coach_id is not None else None
     if solo:
         stage.coach_requested = False
+        stage.coach = None
     stage.save(
-        update_fields=["status", "started_at", "deadline", "paused_remaining_ms", "coach_requested"]
+        update_fields=[
+            "status",
+            "started_at",
+            "deadline",
+            "paused_remaining_ms",
+            "coach_requested",
+            "coach",
+        ]
     )
+    if missed_coach is not None:
+        # The booked coach did not come (access_stage_start allowed solo): the session is
+        # missed and the coach's sockets lose the room, as after a release.
+        Booking.objects.filter(stage=stage, status=Booking.Status.BOOKED).update(
+            status=Booking.Status.MISSED
+        )
+        emit(stage, "stage.released", {"coach": missed_coach.get_username()}, actor=actor)
     emit(stage, "stage.status", stage_status_payload(stage, "start"), actor=actor)
     return stage
 

@@ -110,6 +110,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/bookings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller's upcoming sessions, as candidate or as coach. */
+        get: operations["v1_bookings_list"];
+        put?: never;
+        /** @description The loop's candidate books an open slot for a pending live round of their coached loop; the slot's coach claims the stage. 409: `slot_taken`, `stage_already_booked`, `booking_overlaps`, `stage_taken`; 400 `booking_in_past`. */
+        post: operations["v1_bookings_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bookings/{booking_id}/cancel/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Its candidate, its coach or an admin cancels the session. */
+        post: operations["v1_bookings_cancel_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/bookings/{booking_id}/reschedule/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Move the session to another open slot, atomically (same invite UID). */
+        post: operations["v1_bookings_reschedule_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/coach/calibration/": {
         parameters: {
             query?: never;
@@ -360,6 +412,59 @@ export interface paths {
          *     TURN credentials for the caller that expire after `ttl` seconds.
          */
         get: operations["rtc_ice_servers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/slots/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The calling coach's slots that have not ended (booked ones flagged). */
+        get: operations["v1_slots_list"];
+        put?: never;
+        /** @description Publish a slot (or the same local time on `weeks` weeks); 409 `slot_overlaps` if it overlaps one of the coach's own slots. */
+        post: operations["v1_slots_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/slots/{slot_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** @description Move or resize an open slot; 409 `slot_booked` once it is booked. */
+        put: operations["v1_slots_update"];
+        post?: never;
+        /** @description Withdraw an open slot. */
+        delete: operations["v1_slots_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/slots/open/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Slots in the future that nobody has booked, soonest first. */
+        get: operations["v1_slots_open_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -981,6 +1086,55 @@ export interface components {
         };
         /** @enum {unknown} */
         BlankEnum: "";
+        Booking: {
+            readonly id: number;
+            stage: number;
+            readonly stage_title: string;
+            readonly stage_kind: string;
+            readonly loop: number;
+            readonly loop_title: string;
+            readonly candidate: string | null;
+            readonly coach: string | null;
+            slot: number;
+            /**
+             * Format: date-time
+             * @description UTC; the slot's, copied when (re)booked.
+             */
+            starts_at: string;
+            /** Format: date-time */
+            readonly ends_at: string;
+            /** Format: int64 */
+            minutes: number;
+            /** @default booked */
+            status: components["schemas"]["BookingStatusEnum"];
+            /**
+             * Format: int64
+             * @description iCalendar SEQUENCE: bumped on every change that is mailed.
+             */
+            sequence?: number;
+            /** @description The room as the caller opens it: the coach's console room or the candidate's. */
+            readonly room_path: string;
+            /**
+             * Format: date-time
+             * @description From when the candidate may continue solo if the coach has not started it.
+             */
+            readonly solo_from: string;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        BookingInputRequest: {
+            stage: number;
+            slot: number;
+        };
+        /**
+         * @description * `booked` - Booked
+         *     * `cancelled` - Cancelled
+         *     * `missed` - coach missed it
+         * @enum {string}
+         */
+        BookingStatusEnum: "booked" | "cancelled" | "missed";
         Calibration: {
             coach: components["schemas"]["CalibrationCoach"];
             scorecards: components["schemas"]["CalibrationCounts"];
@@ -1785,6 +1939,13 @@ export interface components {
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
          *     must not be silently dropped).
          */
+        RescheduleInputRequest: {
+            slot: number;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
         ReviewCommentInputRequest: {
             question?: number | null;
             lines: number[];
@@ -2033,6 +2194,57 @@ export interface components {
             password: string;
             /** @default  */
             email: string;
+        };
+        Slot: {
+            readonly id: number;
+            readonly coach: string | null;
+            /**
+             * Format: date-time
+             * @description UTC.
+             */
+            starts_at: string;
+            /** Format: date-time */
+            readonly ends_at: string;
+            /** Format: int64 */
+            minutes: number;
+            /** @description IANA zone the coach entered it in. */
+            time_zone: string;
+            /** @description The start as the coach entered it, in `time_zone`, without an offset. */
+            readonly starts_local: string;
+            readonly is_booked: boolean;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        SlotInputRequest: {
+            /**
+             * Format: date-time
+             * @description Wall-clock start in `time_zone`, e.g. 2030-01-15T09:00 (an offset is ignored).
+             */
+            starts_local: string;
+            /** @description IANA zone, e.g. America/New_York. */
+            time_zone: string;
+            minutes: number;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        SlotPublishInputRequest: {
+            /**
+             * Format: date-time
+             * @description Wall-clock start in `time_zone`, e.g. 2030-01-15T09:00 (an offset is ignored).
+             */
+            starts_local: string;
+            /** @description IANA zone, e.g. America/New_York. */
+            time_zone: string;
+            minutes: number;
+            /**
+             * @description Repeat weekly this many weeks.
+             * @default 1
+             */
+            weeks: number;
         };
         /**
          * @description * `auto` - auto
@@ -2571,6 +2783,94 @@ export interface operations {
             };
         };
     };
+    v1_bookings_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"][];
+                };
+            };
+        };
+    };
+    v1_bookings_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+        };
+    };
+    v1_bookings_cancel_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                booking_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+        };
+    };
+    v1_bookings_reschedule_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                booking_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RescheduleInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Booking"];
+                };
+            };
+        };
+    };
     v1_coach_calibration_retrieve: {
         parameters: {
             query?: {
@@ -2972,6 +3272,112 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IceServersOut"];
+                };
+            };
+        };
+    };
+    v1_slots_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Slot"][];
+                };
+            };
+        };
+    };
+    v1_slots_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SlotPublishInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Slot"][];
+                };
+            };
+        };
+    };
+    v1_slots_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slot_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SlotInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Slot"];
+                };
+            };
+        };
+    };
+    v1_slots_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slot_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    v1_slots_open_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Slot"][];
                 };
             };
         };

@@ -6,6 +6,7 @@ import { useMe } from "../auth/session";
 import { formatClock, formatDate, plural } from "../lib/format";
 import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
+import { UpcomingSessions } from "../scheduling/UpcomingSessions";
 
 export function LoopProgress({ loop }: { loop: Loop }) {
   const done = loop.stages.filter((s) => s.status === "done").length;
@@ -117,6 +118,7 @@ export function Dashboard() {
       {loops.data && mine.length === 0 && (
         <p className="muted">No loops yet. Start one below — each stage runs against its own clock.</p>
       )}
+      {me.role === "candidate" && <UpcomingSessions side="candidate" />}
       <ul className="loop-list">
         {mine.map((loop) => (
           <li key={loop.id} className="card loop-row">

@@ -8,6 +8,8 @@ import { formatClock, formatDate, startClockQuestion } from "../lib/format";
 import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
+import { schedulingApi, type Booking } from "../scheduling/api";
+import { StageBooking } from "../scheduling/StageBooking";
 import { LoopProgress } from "./Dashboard";
 
 const LOOP_POLL_MS = 5000;
@@ -16,10 +18,16 @@ function StageRow({
   stage,
   canDrive,
   liveElsewhere,
+  booking,
+  canBook,
   onError,
 }: {
   stage: StageSummary;
   canDrive: boolean;
+  /** The stage's booked session, if any (scheduling/). */
+  booking: Booking | undefined;
+  /** The loop's own candidate, in a coached loop: may book a session for this stage. */
+  canBook: boolean;
   /** Another stage of the loop is live: only one runs at a time (the API answers 409). */
   liveElsewhere: StageSummary | undefined;
   onError: (e: string) => void;
@@ -59,6 +67,7 @@ function StageRow({
           {status === "pending" && coach === "waiting" && " · waiting for your coach"}
           {status === "done" && stage.finished_at && ` · finished ${formatDate(stage.finished_at)}`}
         </p>
+        <StageBooking stage={stage} booking={booking} canBook={canBook} onError={onError} />
       </div>
       <div className="timeline-actions">
         {status === "pending" && canDrive && coach === "waiting" && (
@@ -116,6 +125,7 @@ export function LoopPage() {
   const { loopId } = useParams();
   const me = useMe();
   const loop = useAsync(() => api.loop(Number(loopId)), [loopId]);
+  const bookings = useAsync(() => schedulingApi.bookings(), [loopId]);
   const [error, setError] = useState<string | null>(null);
   // While a stage waits for a coach, look again every few seconds: a claim shows here.
   const waiting = (loop.data?.stages ?? []).some((s) => s.status === "pending" && coachState(s) === "waiting");
@@ -164,6 +174,8 @@ export function LoopPage() {
             stage={stage}
             canDrive={isOwner || me.role === "admin"}
             liveElsewhere={data.stages.find((s) => s.status === "live" && s.id !== stage.id)}
+            booking={(bookings.data ?? []).find((b) => b.stage === stage.id)}
+            canBook={isOwner && Boolean(data.coached)}
             onError={setError}
           />
         ))}

@@ -6,6 +6,7 @@ import { useMe } from "../auth/session";
 import { formatClock, formatDate, formatTime } from "../lib/format";
 import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
+import { UpcomingSessions } from "../scheduling/UpcomingSessions";
 
 /** The queue is polled (there is no per-user socket to push it): a new entry shows within
  * this long, with an alert (docs/decisions.md). */
@@ -93,6 +94,7 @@ export function CoachHome() {
           {error}
         </p>
       )}
+      <UpcomingSessions side="coach" />
       <section aria-labelledby="queue-title">
         <h2 id="queue-title">
           Waiting for a coach{" "}

@@ -1,0 +1,93 @@
+import "./scheduling.css";
+import { useState } from "react";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
+
+import { api, describeError } from "../api/client";
+import { useAsync } from "../lib/useAsync";
+import { Problem } from "../pages/Problem";
+import { schedulingApi, type Slot } from "./api";
+import { browserZone, formatSessionTime } from "./time";
+
+function dayOf(iso: string, zone: string): string {
+  return new Intl.DateTimeFormat(undefined, { weekday: "long", month: "long", day: "numeric", timeZone: zone }).format(
+    new Date(iso),
+  );
+}
+
+/** The candidate picks a coach's open slot for one stage (`?booking=` moves that session
+ * instead). Slots are listed by day in the browser's zone. */
+export function BookingPage() {
+  const { stageId } = useParams();
+  const [params] = useSearchParams();
+  const moving = params.get("booking");
+  const navigate = useNavigate();
+  const stage = useAsync(() => api.stage(Number(stageId)), [stageId]);
+  const slots = useAsync(() => schedulingApi.openSlots(), []);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+  const zone = browserZone();
+
+  if (stage.error !== undefined) return <Problem error={stage.error} />;
+  if (!stage.data) return <main id="main" className="page"><p className="muted">Loading…</p></main>;
+  const data = stage.data;
+
+  async function pick(slot: Slot) {
+    setBusy(slot.id);
+    setError(null);
+    try {
+      if (moving) await schedulingApi.reschedule(Number(moving), slot.id);
+      else await schedulingApi.book(data.id, slot.id);
+      navigate(`/loops/${data.loop}`);
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(null);
+      void slots.reload();
+    }
+  }
+
+  const byDay = new Map<string, Slot[]>();
+  for (const slot of slots.data ?? []) {
+    const day = dayOf(slot.starts_at, zone);
+    byDay.set(day, [...(byDay.get(day) ?? []), slot]);
+  }
+
+  return (
+    <main id="main" className="page booking-page">
+      <p className="crumbs">
+        <Link to={`/loops/${data.loop}`}>Loop</Link> / {data.title}
+      </p>
+      <h1>{moving ? "Move your session" : "Book a session"}</h1>
+      <p className="muted">
+        {data.title} · {data.minutes} min. Pick a time a coach has offered; the coach takes this round and you both get an
+        invite. Times in your zone, <strong>{zone}</strong>.
+      </p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {slots.error !== undefined && <p className="error">{describeError(slots.error)}</p>}
+      {slots.data && slots.data.length === 0 && <p className="muted">No coach has an open slot right now. Try again later.</p>}
+      {[...byDay.entries()].map(([day, daySlots]) => (
+        <section key={day} className="slot-day" aria-label={day}>
+          <h2>{day}</h2>
+          <ul className="slot-list">
+            {daySlots.map((slot) => (
+              <li key={slot.id} className="card slot-row" data-testid={`open-slot-${slot.id}`}>
+                <div>
+                  <strong>{formatSessionTime(slot.starts_at, zone)}</strong>
+                  <p className="small muted">
+                    {slot.minutes} min · coach {slot.coach}
+                  </p>
+                </div>
+                <button type="button" className="primary" onClick={() => void pick(slot)} disabled={busy !== null}>
+                  {busy === slot.id ? "Booking…" : moving ? "Move here" : "Book"}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </main>
+  );
+}

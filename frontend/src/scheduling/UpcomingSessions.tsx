@@ -1,0 +1,97 @@
+import "./scheduling.css";
+import { useState } from "react";
+import { Link } from "react-router";
+
+import { describeError } from "../api/client";
+import { useMe } from "../auth/session";
+import { useAsync } from "../lib/useAsync";
+import { schedulingApi, type Booking } from "./api";
+import { browserZone, formatSessionTime, isNear, untilLabel } from "./time";
+import { useNow } from "./useNow";
+
+/** The caller's booked sessions (as candidate or coach) in the browser's zone, with the
+ * room link once it is near, and cancel / reschedule. Its own component: the home pages
+ * only place it. */
+export function UpcomingSessions({ side }: { side: "candidate" | "coach" }) {
+  const me = useMe();
+  const bookings = useAsync(() => schedulingApi.bookings(), []);
+  const now = useNow();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+  const zone = browserZone();
+  const mine = (bookings.data ?? []).filter((b) => (side === "coach" ? b.coach : b.candidate) === me.username);
+
+  async function cancel(booking: Booking) {
+    if (!window.confirm(`Cancel the session of ${formatSessionTime(booking.starts_at, zone)}?`)) return;
+    setBusy(booking.id);
+    setError(null);
+    try {
+      await schedulingApi.cancel(booking.id);
+      await bookings.reload();
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const rescheduleTo = (b: Booking) =>
+    side === "coach" ? `/coach/availability?reschedule=${b.id}` : `/stages/${b.stage}/book?booking=${b.id}`;
+
+  return (
+    <section className="upcoming-sessions" aria-labelledby={`upcoming-${side}`} data-testid="upcoming-sessions">
+      <div className="page-head">
+        <h2 id={`upcoming-${side}`}>Upcoming sessions</h2>
+        {side === "coach" && (
+          <Link className="button secondary small" to="/coach/availability">
+            Your availability
+          </Link>
+        )}
+      </div>
+      <p className="small muted">Times in your zone, {zone}.</p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {bookings.error !== undefined && <p className="error">{describeError(bookings.error)}</p>}
+      {bookings.data && mine.length === 0 && (
+        <p className="muted">
+          {side === "coach"
+            ? "No sessions booked with you yet. Publish your availability so candidates can book you."
+            : "No sessions booked. From a coached loop's page, book a session for a live round."}
+        </p>
+      )}
+      <ul className="session-list">
+        {mine.map((b) => (
+          <li key={b.id} className="card session-row" data-testid={`session-${b.id}`}>
+            <div>
+              <p className="session-when">
+                <strong data-testid="session-time">{formatSessionTime(b.starts_at, zone)}</strong>{" "}
+                <span className="small muted">
+                  · {b.minutes} min · {untilLabel(b.starts_at, now)}
+                </span>
+              </p>
+              <p className="small muted">
+                {b.stage_title} · {b.loop_title} · {side === "coach" ? `with ${b.candidate}` : `coach ${b.coach}`}
+              </p>
+            </div>
+            <div className="row">
+              {isNear(b.starts_at, b.ends_at, now) && (
+                <Link className="button primary small" to={b.room_path} data-testid="join-room">
+                  Join room
+                </Link>
+              )}
+              <Link className="button secondary small" to={rescheduleTo(b)}>
+                Reschedule
+              </Link>
+              <button type="button" className="secondary small" onClick={() => void cancel(b)} disabled={busy === b.id}>
+                {busy === b.id ? "Cancelling…" : "Cancel"}
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
