@@ -8,6 +8,7 @@ from . import (
     loops,
     ops,
     questions,
+    recordings,
     reports,
     rtc,
     stage_kinds,
@@ -28,4 +29,5 @@ urlpatterns = [
     *bank_io.urlpatterns,
     *ops.urlpatterns,
     *rtc.urlpatterns,
+    *recordings.urlpatterns,
 ]

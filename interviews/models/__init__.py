@@ -27,6 +27,7 @@ from .practice import (
     Submission,
     TestResult,
 )
+from .recordings import Recording, RecordingChunk
 from .scoring import ReviewMatchOverride
 
 __all__ = [
@@ -40,6 +41,8 @@ __all__ = [
     "Part",
     "PlantedFlaw",
     "Question",
+    "Recording",
+    "RecordingChunk",
     "ReviewComment",
     "ReviewMatchOverride",
     "Rubric",
