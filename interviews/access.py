@@ -252,3 +252,18 @@ def access_booking_change(user: AnyUser | None, booking: Booking, *, doing: str)
     if user.pk in (booking.candidate_id, booking.coach_id) or is_admin(user):
         return booking
     raise NotAllowed(f"Only the booking's candidate, its coach or an admin {doing}.")
+
+
+def access_recording_consent(user: AnyUser | None, stage: Stage, *, doing: str) -> Stage:
+    """Recording a round's call: only its participants who speak in it — the candidate, the
+    stage's coach or an admin — propose, agree, decline or stop (a stranger gets 404)."""
+    access_stage(user, stage)
+    if user is None or not can_drive_stage(user, stage):
+        raise NotAllowed(f"Only the candidate, the stage's coach or an admin {doing}.")
+    return stage
+
+
+def access_recording_audio(user: AnyUser | None, stage: Stage) -> Stage:
+    """A recording plays for whoever may see its stage: the loop's candidate, the stage's
+    coach and admins; never another candidate (404, as if it did not exist)."""
+    return access_stage(user, stage)

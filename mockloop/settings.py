@@ -131,6 +131,10 @@ STATIC_URL = "/static/"
 STATIC_ROOT = Path(env("STATIC_ROOT", str(VAR_DIR / "static")))
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns about a missing root
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
+# Uploaded files (call recordings, spoken answers) through Django's storage API: files
+# here by default; docs/operations.md shows an S3-compatible bucket via django-storages.
+MEDIA_ROOT = Path(env("MEDIA_ROOT", str(VAR_DIR / "media")))
+MEDIA_URL = "/media/"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
@@ -171,6 +175,8 @@ REST_FRAMEWORK = {
         "login": env("THROTTLE_LOGIN", "20/min"),
         "follow_ups": env("THROTTLE_FOLLOW_UPS", "60/min"),
         "chat": env("THROTTLE_CHAT", "120/min"),
+        # one MediaRecorder chunk every few seconds, and its retries
+        "recording_chunk": env("THROTTLE_RECORDING_CHUNK", "120/min"),
     },
 }
 

@@ -8,6 +8,7 @@ from . import (
     loops,
     ops,
     questions,
+    recordings,
     reports,
     rtc,
     scheduling,
@@ -30,4 +31,5 @@ urlpatterns = [
     *ops.urlpatterns,
     *rtc.urlpatterns,
     *scheduling.urlpatterns,
+    *recordings.urlpatterns,
 ]

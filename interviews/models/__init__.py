@@ -28,6 +28,7 @@ from .practice import (
     Submission,
     TestResult,
 )
+from .recordings import Recording, RecordingChunk
 from .scheduling import Booking, CoachSlot
 from .scoring import ReviewMatchOverride
 
@@ -44,6 +45,8 @@ __all__ = [
     "Part",
     "PlantedFlaw",
     "Question",
+    "Recording",
+    "RecordingChunk",
     "ReviewComment",
     "ReviewMatchOverride",
     "Rubric",

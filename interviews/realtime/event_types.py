@@ -167,6 +167,40 @@ class ReviewMatchClearedPayload(TypedDict):
     comment: int
 
 
+RecordingKind = Literal["call", "answer"]
+
+
+class RecordingProposedPayload(TypedDict):
+    """Someone asked to record (`needs`: who must agree, the proposer already has). A
+    spoken answer (`kind` answer, its `question`) needs only its candidate and starts at
+    once."""
+
+    id: int
+    kind: RecordingKind
+    question: int | None
+    proposed_by: str
+    needs: list[str]
+
+
+class RecordingStartedPayload(TypedDict):
+    """Everyone agreed: audio is recorded from here. `offset_ms`: after the stage's clock
+    started (replay lines the audio up with the log by it)."""
+
+    id: int
+    kind: RecordingKind
+    question: int | None
+    offset_ms: int
+
+
+class RecordingStoppedPayload(TypedDict):
+    """`reason`: stopped (by `actor`), declined (someone said no before it started) or
+    deleted (its candidate deleted it)."""
+
+    id: int
+    kind: RecordingKind
+    reason: Literal["stopped", "declined", "deleted"]
+
+
 @dataclass(frozen=True)
 class EventSpec:
     """A logged event type: its payload and whether only coaches and admins receive it."""
@@ -194,6 +228,9 @@ EVENTS: dict[str, EventSpec] = {
     "scorecard.saved": EventSpec(ScorecardSavedPayload, private=True),
     "review_match.set": EventSpec(ReviewMatchSetPayload, private=True),
     "review_match.cleared": EventSpec(ReviewMatchClearedPayload, private=True),
+    "recording.proposed": EventSpec(RecordingProposedPayload),
+    "recording.started": EventSpec(RecordingStartedPayload),
+    "recording.stopped": EventSpec(RecordingStoppedPayload),
 }
 
 

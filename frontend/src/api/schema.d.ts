@@ -400,6 +400,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/recordings/{recording_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
+        get: operations["v1_recordings_retrieve"];
+        put?: never;
+        post?: never;
+        /** @description The candidate deletes their recording: its audio is removed from storage. */
+        delete: operations["v1_recordings_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/recordings/{recording_id}/audio/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The recording as one WebM file (its chunks concatenated): the loop's candidate,
+         *     the stage's coach, admins.
+         */
+        get: operations["v1_recordings_audio_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/recordings/{recording_id}/chunks/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Append chunk `seq` (the body: one MediaRecorder blob) to a running recording.
+         *     A retry of a stored chunk answers 200 as before; 409 `chunk_out_of_order` (with the
+         *     `expected` number), `chunk_conflict`, `recording_not_recording`; 413
+         *     `chunk_too_large`, `recording_too_large`; 400 `chunk_empty`, `chunk_seq_invalid`.
+         */
+        post: operations["v1_recordings_chunks_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/recordings/{recording_id}/consent/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Agree to or decline a proposed recording (those in the room when it was
+         *     proposed); it starts when the last one agrees.
+         */
+        post: operations["v1_recordings_consent_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/recordings/{recording_id}/stop/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Stop recording (any participant of the call; the candidate for an answer). */
+        post: operations["v1_recordings_stop_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/rtc/ice-servers/": {
         parameters: {
             query?: never;
@@ -726,6 +826,28 @@ export interface paths {
          *     become responses in the one exception handler (errors.py).
          */
         post: operations["v1_stages_notes_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stages/{stage_id}/recordings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The stage's recordings (calls and spoken answers) for whoever may see it. */
+        get: operations["v1_stages_recordings_list"];
+        put?: never;
+        /**
+         * @description Propose recording the call (everyone in the room must agree; 409
+         *     `recording_needs_both`, `recording_in_progress`), or start a spoken answer to
+         *     `question` (`kind: answer`, the candidate only; it starts at once).
+         */
+        post: operations["v1_stages_recordings_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1251,6 +1373,13 @@ export interface components {
          */
         CommentMatchStatusEnum: "hit" | "duplicate" | "miss";
         /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        ConsentInputRequest: {
+            agree: boolean;
+        };
+        /**
          * @description * `coach` - coach
          *     * `auto` - auto
          * @enum {string}
@@ -1663,6 +1792,15 @@ export interface components {
              */
             source: components["schemas"]["SourceE6aEnum"];
         };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        ProposeInputRequest: {
+            /** @default call */
+            kind: string;
+            question?: number | null;
+        };
         PublicCoding: {
             languages: string[];
             io: string;
@@ -1901,6 +2039,55 @@ export interface components {
          * @enum {string}
          */
         RecommendationEnum: "strong_no" | "no" | "yes" | "strong_yes";
+        RecordingChunkStored: {
+            seq: number;
+            size: number;
+            stored: boolean;
+        };
+        RecordingOut: {
+            readonly id: number;
+            stage: number;
+            kind: components["schemas"]["RecordingOutKindEnum"];
+            /** @description The question a spoken answer answers. */
+            question?: number | null;
+            status?: components["schemas"]["RecordingOutStatusEnum"];
+            /** @description Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only. */
+            readonly proposed_by: string;
+            consent_needed: string[];
+            consented: string[];
+            /** Format: date-time */
+            started_at?: string | null;
+            /** Format: date-time */
+            stopped_at?: string | null;
+            /**
+             * Format: int64
+             * @description When it started, in ms after the stage's clock started.
+             */
+            offset_ms?: number | null;
+            content_type?: string;
+            /** Format: int64 */
+            chunk_count?: number;
+            /**
+             * Format: int64
+             * @description Bytes of every chunk.
+             */
+            size?: number;
+            readonly audio_url: string;
+        };
+        /**
+         * @description * `call` - the round's call, with consent
+         *     * `answer` - a spoken answer to one question
+         * @enum {string}
+         */
+        RecordingOutKindEnum: "call" | "answer";
+        /**
+         * @description * `proposed` - Proposed
+         *     * `recording` - Recording
+         *     * `stopped` - Stopped
+         *     * `declined` - Declined
+         * @enum {string}
+         */
+        RecordingOutStatusEnum: "proposed" | "recording" | "stopped" | "declined";
         ReportScorecard: {
             coach: string | null;
             recommendation: string;
@@ -3257,6 +3444,150 @@ export interface operations {
             };
         };
     };
+    v1_recordings_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                recording_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingOut"];
+                };
+            };
+        };
+    };
+    v1_recordings_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                recording_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    v1_recordings_audio_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                recording_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/webm": string;
+                };
+            };
+        };
+    };
+    v1_recordings_chunks_create: {
+        parameters: {
+            query: {
+                /** @description From 0, in order. */
+                seq: number;
+            };
+            header?: never;
+            path: {
+                recording_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "audio/webm": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingChunkStored"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingChunkStored"];
+                };
+            };
+        };
+    };
+    v1_recordings_consent_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                recording_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsentInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingOut"];
+                };
+            };
+        };
+    };
+    v1_recordings_stop_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                recording_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingOut"];
+                };
+            };
+        };
+    };
     rtc_ice_servers: {
         parameters: {
             query?: never;
@@ -3744,6 +4075,52 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CoachNoteOut"];
+                };
+            };
+        };
+    };
+    v1_stages_recordings_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingOut"][];
+                };
+            };
+        };
+    };
+    v1_stages_recordings_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ProposeInputRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordingOut"];
                 };
             };
         };

@@ -118,6 +118,30 @@ export type ReviewMatchClearedPayload = {
   comment: number;
 };
 
+/** Someone asked to record (`needs`: who must agree, the proposer already has). A spoken answer (`kind` answer, its `question`) needs only its candidate and starts at once. */
+export type RecordingProposedPayload = {
+  id: number;
+  kind: "call" | "answer";
+  question: number | null;
+  proposed_by: string;
+  needs: string[];
+};
+
+/** Everyone agreed: audio is recorded from here. `offset_ms`: after the stage's clock started (replay lines the audio up with the log by it). */
+export type RecordingStartedPayload = {
+  id: number;
+  kind: "call" | "answer";
+  question: number | null;
+  offset_ms: number;
+};
+
+/** `reason`: stopped (by `actor`), declined (someone said no before it started) or deleted (its candidate deleted it). */
+export type RecordingStoppedPayload = {
+  id: number;
+  kind: "call" | "answer";
+  reason: "stopped" | "declined" | "deleted";
+};
+
 export type PresenceEntry = {
   user: string;
   role: "candidate" | "coach" | "admin";
@@ -244,6 +268,12 @@ export type ReviewMatchSetEvent = EventEnvelope & { type: "review_match.set"; pr
 
 export type ReviewMatchClearedEvent = EventEnvelope & { type: "review_match.cleared"; private: true } & ReviewMatchClearedPayload;
 
+export type RecordingProposedEvent = EventEnvelope & { type: "recording.proposed"; private: false } & RecordingProposedPayload;
+
+export type RecordingStartedEvent = EventEnvelope & { type: "recording.started"; private: false } & RecordingStartedPayload;
+
+export type RecordingStoppedEvent = EventEnvelope & { type: "recording.stopped"; private: false } & RecordingStoppedPayload;
+
 export type LoggedEvent =
   | StageStatusEvent
   | StageClaimedEvent
@@ -262,7 +292,10 @@ export type LoggedEvent =
   | IntegrityEvent
   | ScorecardSavedEvent
   | ReviewMatchSetEvent
-  | ReviewMatchClearedEvent;
+  | ReviewMatchClearedEvent
+  | RecordingProposedEvent
+  | RecordingStartedEvent
+  | RecordingStoppedEvent;
 
 export type LoggedEventType =
   | "stage.status"
@@ -282,7 +315,10 @@ export type LoggedEventType =
   | "integrity"
   | "scorecard.saved"
   | "review_match.set"
-  | "review_match.cleared";
+  | "review_match.cleared"
+  | "recording.proposed"
+  | "recording.started"
+  | "recording.stopped";
 
 // --- unlogged messages from the server
 

@@ -28,6 +28,7 @@ from interviews.services.answers import answer_save
 from interviews.services.documents import document_update_apply
 from interviews.services.follow_ups import stage_push_follow_up
 from interviews.services.notes import coach_note_create
+from interviews.services.recordings import recording_consent, recording_propose, recording_stop
 from interviews.services.reviews import (
     review_comment_create,
     review_comment_delete,
@@ -121,6 +122,16 @@ def _comment(w) -> m.ReviewComment:
     return review_comment_create(
         stage=w.review, author=w.owner, line_start=3, line_end=4, category="spof", text="x"
     )
+
+
+def _both_in_the_room(w) -> None:
+    for user, role in ((w.owner, "candidate"), (w.assigned, "coach")):
+        live.presence_change(stage=w.coding, user=user, role=role, joined=True)
+
+
+def _proposed(w) -> None:
+    _both_in_the_room(w)
+    w.recording = recording_propose(stage=w.coding, actor=w.assigned)
 
 
 def _to_review(w) -> None:
@@ -320,6 +331,24 @@ CASES = [
         ],
         stage="review",
         setup=lambda w, mp: (_to_review(w), setattr(w, "comment", _comment(w))),
+    ),
+    Case(
+        "recording proposed",
+        lambda w, mp: recording_propose(stage=w.coding, actor=w.assigned),
+        [("recording.proposed", False, {"kind": "call", "needs": ["owner"], "question": None})],
+        setup=lambda w, mp: _both_in_the_room(w),
+    ),
+    Case(
+        "recording agreed, then stopped",
+        lambda w, mp: (
+            recording_consent(recording=w.recording, actor=w.owner, agree=True),
+            recording_stop(recording=w.recording, actor=w.assigned),
+        ),
+        [
+            ("recording.started", False, {"kind": "call", "question": None}),
+            ("recording.stopped", False, {"kind": "call", "reason": "stopped"}),
+        ],
+        setup=lambda w, mp: _proposed(w),
     ),
     Case(
         "review match",
