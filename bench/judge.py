@@ -33,8 +33,10 @@ processes win a larger share of the CPUs than bare's two threads): compare runs 
 "others' load" is near 0.
 
 Printed: median/p90 latency and jobs/s of both, their differences and ratios against
-the targets of issue 3 (median ≤ bare + 200 ms, p90 ≤ bare + 400 ms, throughput ≥ 0.6 ×
-bare), and the CPU time per job of each part — ``worker`` (Celery), ``web`` (uvicorn),
+the targets of issue 15 (Python with the warm interpreter: throughput ≥ 1.5 × bare and
+median ≤ bare's; without it (``MOCKLOOP_SANDBOX_ZYGOTE=0``) and C++: ≥ 0.8 × bare;
+JavaScript: ≥ 0.8 × bare and median ≤ bare + 100 ms), and the CPU time per job of each
+part — ``worker`` (Celery), ``web`` (uvicorn),
 ``sandbox`` (the containers, through their cgroup parent), ``bench`` (this process and
 its bare subprocesses), ``machine`` (everything: the rest is Docker's daemons, shims
 and runc, the kernel, and anyone else). ``--json`` prints all the numbers. Exit status
@@ -260,7 +262,10 @@ def setup_world(var: Path, procs: Processes, args, cgroup_parent: str | None) ->
         "SECRET_KEY": secrets.token_urlsafe(32),
         "DEBUG": "0",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        # one candidate submits every job of the bench: lift the per-user limits
         "THROTTLE_SUBMISSIONS": "100000/min",
+        "THROTTLE_SUBMIT_PART": "100000/min",
+        "JUDGE_MAX_IN_FLIGHT_PER_USER": "100000",
         "THROTTLE_LOGIN": "1000/min",
         "LOG_LEVEL": "WARNING",
         "PATH": f"{VENV_BIN}:{os.environ.get('PATH', '/usr/bin:/bin')}",
@@ -629,14 +634,13 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_ms_per_job": {"bare": mean_cpu(cpu["bare"]), "sandbox": mean_cpu(cpu["sandbox"])},
         "wrong_verdicts": wrong,
     }
-    report["targets_met"] = {
-        "median<=bare+200ms": report["overhead_median_ms"] <= 200,
-        "p90<=bare+400ms": report["overhead_p90_ms"] <= 400,
-        "throughput>=0.6xbare": report["throughput_ratio"] >= 0.6,
-    }
+    report["engine"] = os.environ.get("MOCKLOOP_SANDBOX_ENGINE", "two-layer")
+    report["warm_interpreter"] = os.environ.get("MOCKLOOP_SANDBOX_ZYGOTE", "1") != "0"
+    report["targets_met"] = targets(args.language, report)
     print(
         f"judging bench: {args.language}, {N_TESTS}-test stdio problem, worker concurrency 2, "
-        f"{args.rounds} interleaved rounds"
+        f"{args.rounds} interleaved rounds, engine {report['engine']}"
+        + (", warm interpreter on" if report["warm_interpreter"] else ", warm interpreter off")
     )
     print(f"{'':8} {'median ms':>10} {'p90 ms':>8} {'jobs/s':>8}   cpu ms/job")
     for name in ("bare", "sandbox"):
@@ -660,6 +664,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
     return 1 if wrong else 0
+
+
+def targets(language: str, report: dict) -> dict[str, bool]:
+    """Issue 15's targets: a warm-interpreter Python job beats bare `python3` (its tests
+    fork a warm interpreter where bare execs one per test); everything else within 0.8×."""
+    ratio, median = report["throughput_ratio"], report["overhead_median_ms"]
+    if language == "python" and report["warm_interpreter"]:
+        return {"throughput>=1.5xbare": ratio >= 1.5, "median<=bare": median <= 0}
+    if language == "javascript":
+        return {"throughput>=0.8xbare": ratio >= 0.8, "median<=bare+100ms": median <= 100}
+    return {"throughput>=0.8xbare": ratio >= 0.8}
 
 
 def cgroupfs_driver() -> bool:

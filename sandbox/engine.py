@@ -1,4 +1,21 @@
-"""Docker side of the sandbox: one hardened container per job, optionally pre-warmed.
+"""Docker side of the sandbox: warm hardened containers, a fresh inner sandbox per job.
+
+Two engines behind one interface (``Engine.run``), chosen by ``MOCKLOOP_SANDBOX_ENGINE``:
+
+- ``two-layer`` (the default): a **warm slot** — one hardened container per limit
+  profile (i.e. per language) and worker process, kept across jobs, whose PID 1 is
+  ``sandbox/slot.py``. Each job runs ``sandbox/runner.py`` as PID 1 of a new bubblewrap
+  sandbox inside it (fresh namespaces and tmpfs, the stricter inner seccomp filter), so
+  nothing a job leaves reaches the next one. The container is recycled after
+  ``MOCKLOOP_SANDBOX_RECYCLE_JOBS`` jobs, ``MOCKLOOP_SANDBOX_RECYCLE_S`` seconds, and
+  whenever a job ended abnormally (the runner did not finish, a deadline, a protocol
+  error); it is health-checked (a ping) before each job. Its extra settings: Docker's
+  default seccomp profile plus what bubblewrap needs (``sandbox/outer_seccomp.py``) and
+  unmasked ``/proc`` (``MaskedPaths``/``ReadonlyPaths`` empty), which bubblewrap needs
+  to mount a new one. Threat model: ``docs/decisions.md``, "Two-layer sandbox".
+- ``container``: the fallback, one fresh container per job (described below).
+
+The container engine, in detail:
 
 A job's container runs ``sandbox/runner.py`` as PID 1. The worker delivers the job as
 one JSON line on the container's stdin through an *attach* connection and reads the
@@ -31,8 +48,11 @@ import threading
 import time
 import uuid
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox import outer_seccomp
 
 LABEL = "mockloop.sandbox"
 LABEL_OWNER = "mockloop.sandbox.owner"
@@ -48,6 +68,9 @@ CONTAINER_ENV = {
 COMPILED = {"cpp", "go"}  # compiled once per job: exec /work, compile limits
 STDERR_CAP = 64 * 1024  # the runner's own diagnostics
 MAX_JOB_SECONDS = 900  # sweep backstop for containers whose worker vanished
+SLOT_ENTRYPOINT = ["/usr/bin/python3", "-I", "-B", "/opt/mockloop/slot.pyc"]
+TWO_LAYER, CONTAINER_PER_JOB = "two-layer", "container"
+HEALTH_CHECK_S = 3.0
 
 
 class SandboxUnavailable(RuntimeError):
@@ -80,11 +103,24 @@ class RawRun:
     finished: bool = False  # the runner sent "done"
     error: str = ""  # the runner's or the engine's own failure
     host_killed: bool = False  # the host-side deadline fired
+    slot_status: int | None = None  # two-layer: the inner sandbox's exit status
     runner_stderr: bytes = b""
     container_id: str = ""
     warm: bool = False
     acquire_ms: float = 0.0
     total_ms: float = 0.0
+
+
+@dataclass
+class Slot:
+    """A warm container of the two-layer engine and the attach stream to its PID 1."""
+
+    cid: str
+    sock: Any
+    profile: Profile
+    born: float
+    warm: bool  # started ahead of the job that takes it
+    jobs: int = 0
 
 
 def _owner() -> str:
@@ -125,6 +161,9 @@ class Engine:
         *,
         pool_size: int | None = None,
         idle_timeout_s: int = 600,
+        mode: str | None = None,
+        recycle_jobs: int | None = None,
+        recycle_s: float | None = None,
     ) -> None:
         self._client = client
         self._pid = os.getpid()
@@ -133,6 +172,23 @@ class Engine:
             int(os.environ.get("MOCKLOOP_SANDBOX_POOL", "1")) if pool_size is None else pool_size
         )
         self.idle_timeout_s = idle_timeout_s
+        self.mode = mode or os.environ.get("MOCKLOOP_SANDBOX_ENGINE", TWO_LAYER)
+        if self.mode not in (TWO_LAYER, CONTAINER_PER_JOB):
+            raise ValueError(f"unknown sandbox engine {self.mode!r}")
+        # two-layer: a warm container serves at most this many jobs, for this long
+        self.recycle_jobs = (
+            int(os.environ.get("MOCKLOOP_SANDBOX_RECYCLE_JOBS", "200"))
+            if recycle_jobs is None
+            else recycle_jobs
+        )
+        self.recycle_s = (
+            float(os.environ.get("MOCKLOOP_SANDBOX_RECYCLE_S", "900"))
+            if recycle_s is None
+            else recycle_s
+        )
+        self._slots: dict[Profile, deque[Slot]] = {}
+        self._slot_fills: dict[Profile, Future] = {}  # a warm container being started
+        self.recycled = 0  # warm containers retired (job count, age, abnormal end, health)
         # optional: nest every container's cgroup under this one (cgroupfs driver: a path
         # such as /mockloop-sandbox; systemd driver: a slice) to cap or account all
         # sandboxes together
@@ -172,7 +228,8 @@ class Engine:
             env["MOCKLOOP_NODE_SNAPSHOT"] = "0"  # the runner starts plain node
         return env
 
-    def _create(self, profile: Profile, job_id: str) -> str:
+    def _create(self, profile: Profile, job_id: str, *, slot: bool = False) -> str:
+        """Create and start a container: a job's own, or (``slot``) a warm slot."""
         import docker.errors
         from docker.types import LogConfig, Ulimit
 
@@ -181,6 +238,10 @@ class Engine:
         # Docker's tmpfs default is noexec; only compiled languages get an exec /work
         work_opts += ",exec" if profile.language in COMPILED else ",noexec"
         expires = int(time.time()) + self.idle_timeout_s + MAX_JOB_SECONDS
+        security_opt = ["no-new-privileges:true"]
+        if slot:
+            expires += int(self.recycle_s)
+            security_opt.append(f"seccomp={outer_seccomp.profile_json()}")
         host_config = api.create_host_config(
             network_mode="none",
             read_only=True,
@@ -189,7 +250,7 @@ class Engine:
                 "/tmp": f"rw,nosuid,nodev,noexec,size={profile.tmpfs_mb}m,mode=1777",
             },
             cap_drop=["ALL"],
-            security_opt=["no-new-privileges:true"],
+            security_opt=security_opt,
             pids_limit=profile.pids,
             mem_limit=f"{profile.memory_mb}m",
             memswap_limit=f"{profile.memory_mb}m",
@@ -205,6 +266,12 @@ class Engine:
             init=False,
             cgroup_parent=self.cgroup_parent,
         )
+        if slot:
+            # bubblewrap mounts a new /proc for each sandbox, which the kernel allows only
+            # where /proc is fully visible (the CLI's systempaths=unconfined; refused by
+            # the API, so through HostConfig); each sandbox masks them again itself
+            host_config["MaskedPaths"] = []
+            host_config["ReadonlyPaths"] = []
         try:
             created = api.create_container(
                 profile.image,
@@ -222,6 +289,7 @@ class Engine:
                     LABEL_LANGUAGE: profile.language,
                 },
                 working_dir="/work",
+                entrypoint=SLOT_ENTRYPOINT if slot else None,
                 host_config=host_config,
                 use_config_proxy=False,
             )
@@ -245,8 +313,20 @@ class Engine:
     def _remove(self, cid: str) -> None:
         import docker.errors
 
-        with contextlib.suppress(docker.errors.NotFound, docker.errors.APIError):
+        try:
             self.api.remove_container(cid, force=True)
+        except docker.errors.NotFound:
+            pass
+        except docker.errors.APIError:
+            # e.g. 409: auto_remove is already removing it (a killed warm container);
+            # wait a moment for that, so that "removed" means gone
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                try:
+                    self.api.inspect_container(cid)
+                except docker.errors.DockerException:
+                    break
+                time.sleep(0.05)
         with self._lock:
             self._live.discard(cid)
 
@@ -272,6 +352,11 @@ class Engine:
     def prewarm(self, profile: Profile, *, wait: bool = False) -> None:
         """Ask for ``pool_size`` idle containers of ``profile`` (filled in the background)."""
         if self.pool_size <= 0:
+            return
+        if self.mode == TWO_LAYER:
+            future = self._schedule_slot(profile)
+            if wait and future is not None:
+                future.result()
             return
         with self._lock:
             self._wanted[profile] = time.monotonic()
@@ -319,6 +404,12 @@ class Engine:
             self._closed = True
             pooled = [cid for queue in self._pool.values() for cid, _ in queue]
             self._pool.clear()
+            slots = [slot for queue in self._slots.values() for slot in queue]
+            self._slots.clear()
+        for slot in slots:
+            with contextlib.suppress(OSError):
+                slot.sock.close()
+            pooled.append(slot.cid)
         for cid in pooled:
             self._remove(cid)
         self._background.shutdown(wait=True)
@@ -342,7 +433,16 @@ class Engine:
         job_id: str | None = None,
         on_frame=None,
     ) -> RawRun:
-        """Run one job in a fresh container; never raises for what the code does."""
+        """Run one job in a fresh container (or a fresh inner sandbox of a warm one);
+        never raises for what the code does."""
+        if self.mode == TWO_LAYER:
+            return self._run_in_slot(
+                profile,
+                job,
+                deadline_s=deadline_s,
+                max_output_bytes=max_output_bytes,
+                on_frame=on_frame,
+            )
         started = time.monotonic()
         raw = RawRun()
         job_id = job_id or uuid.uuid4().hex
@@ -373,6 +473,131 @@ class Engine:
             self._replace(profile)
             raw.total_ms = (time.monotonic() - started) * 1000
         return raw
+
+    # --------------------------------------------------------------------- two-layer
+
+    def _run_in_slot(
+        self, profile: Profile, job: dict, *, deadline_s: float, max_output_bytes: int, on_frame
+    ) -> RawRun:
+        started = time.monotonic()
+        raw = RawRun()
+        line = json.dumps(job, separators=(",", ":")).encode() + b"\n"
+        slot = self._take_slot(profile)
+        raw.acquire_ms = (time.monotonic() - started) * 1000
+        raw.container_id, raw.warm = slot.cid, slot.warm
+        clean = False
+        try:
+            slot.sock.settimeout(max(1.0, deadline_s))
+            slot.sock.sendall(line)
+            clean = self._read(
+                slot.sock, raw, started + deadline_s, max_output_bytes, on_frame, until="slot-end"
+            )
+        except OSError as exc:
+            raw.error = raw.error or f"lost the sandbox connection: {exc}"
+        finally:
+            slot.jobs += 1
+            slot.warm = True
+            self._release(slot, clean)
+            raw.total_ms = (time.monotonic() - started) * 1000
+        return raw
+
+    def _take_slot(self, profile: Profile) -> Slot:
+        """An idle, healthy warm container for ``profile``; a new one if there is none."""
+        while True:
+            with self._lock:
+                queue = self._slots.get(profile)
+                slot = queue.popleft() if queue else None
+                filling = self._slot_fills.get(profile)
+            if slot is None and filling is not None and not filling.done():
+                # its replacement is starting (a recycled one's): wait for it rather
+                # than start a second
+                with contextlib.suppress(Exception):
+                    filling.result(timeout=30)
+                continue
+            if slot is None:
+                return self._new_slot(profile, warm=False)
+            if time.monotonic() - slot.born < self.recycle_s and self._healthy(slot):
+                return slot
+            self._retire(slot)
+
+    def _new_slot(self, profile: Profile, *, warm: bool) -> Slot:
+        cid = self._create(profile, "slot", slot=True)
+        try:
+            sock = self._attach(cid)
+        except BaseException:
+            self._kill(cid)
+            self._background.submit(self._remove, cid)
+            raise
+        return Slot(cid=cid, sock=sock, profile=profile, born=time.monotonic(), warm=warm)
+
+    def _healthy(self, slot: Slot) -> bool:
+        """Does the slot's PID 1 answer a ping (it exits when idle too long)?"""
+        try:
+            slot.sock.settimeout(HEALTH_CHECK_S)
+            slot.sock.sendall(b'{"type":"ping"}\n')
+            stream = _Demux(slot.sock, time.monotonic() + HEALTH_CHECK_S)
+            reply = b""
+            while not reply.endswith(b"\n"):
+                chunk = stream.next()
+                if chunk is None:
+                    return False
+                if chunk[0] == 1:
+                    reply += chunk[1]
+            return reply == b'{"type":"pong"}\n'
+        except (OSError, TimeoutError):
+            return False
+
+    def _release(self, slot: Slot, clean: bool) -> None:
+        """Back to the idle pool, or retired (and replaced in the background)."""
+        keep = (
+            clean
+            and slot.jobs < self.recycle_jobs
+            and time.monotonic() - slot.born < self.recycle_s
+        )
+        with self._lock:
+            queue = self._slots.setdefault(slot.profile, deque())
+            if keep and not self._closed and len(queue) < self.pool_size:
+                queue.append(slot)
+                return
+        self._retire(slot)
+        if self.pool_size > 0:
+            self._schedule_slot(slot.profile)
+
+    def _retire(self, slot: Slot) -> None:
+        with contextlib.suppress(OSError):
+            slot.sock.close()
+        self._kill(slot.cid)  # removed automatically (auto_remove); and explicitly, later
+        with self._lock:
+            self.recycled += 1
+            closed = self._closed
+        if closed:
+            self._remove(slot.cid)
+        else:
+            self._background.submit(self._remove, slot.cid)
+
+    def _schedule_slot(self, profile: Profile):
+        with self._lock:
+            if self._closed:
+                return None
+            future = self._background.submit(self._fill_slot, profile)
+            self._slot_fills[profile] = future
+        return future
+
+    def _fill_slot(self, profile: Profile) -> None:
+        """Start a warm container for ``profile`` unless enough are idle already."""
+        with self._lock:
+            if self._closed or len(self._slots.get(profile, ())) >= self.pool_size:
+                return
+        try:
+            slot = self._new_slot(profile, warm=True)
+        except SandboxUnavailable:
+            return
+        with self._lock:
+            queue = self._slots.setdefault(profile, deque())
+            if not self._closed and len(queue) < self.pool_size:
+                queue.append(slot)
+                return
+        self._retire(slot)
 
     def _replace(self, profile: Profile) -> None:
         """Keep the pool of this profile full (a no-op while a refill is running)."""
@@ -410,8 +635,14 @@ class Engine:
             raise SandboxUnavailable(f"cannot attach to the sandbox container: {exc}") from exc
         return getattr(sock, "_sock", sock)
 
-    def _read(self, sock, raw: RawRun, deadline: float, cap: int, on_frame) -> bool:
-        """Demultiplex the attach stream and parse frames; True if the runner finished."""
+    def _read(
+        self, sock, raw: RawRun, deadline: float, cap: int, on_frame, until: str | None = None
+    ) -> bool:
+        """Demultiplex the attach stream and parse frames; True if the runner finished.
+
+        ``until``: the frame that ends the job on a stream that stays open (two-layer:
+        the slot's ``slot-end``); clean only if the runner finished, the sandbox exited
+        0 and nothing else came."""
         buf = bytearray()
         header: dict | None = None
         sizes: list[int] = []
@@ -460,6 +691,9 @@ class Engine:
                 del buf[:offset]
                 frame, header = Frame(header, payloads), None
                 kind_ = frame.header.get("type")
+                if until is not None and kind_ == until:
+                    raw.slot_status = frame.header.get("status")
+                    return raw.finished and raw.slot_status == 0 and not buf
                 if kind_ == "error":
                     raw.error = str(frame.header.get("message", "runner error"))
                 elif kind_ == "done":

@@ -54,6 +54,8 @@ SUITE = "bookworm"
 RUNNER_MARKER = "# ---- runner layer ----"
 RUNNER_INPUTS = (
     "runner.py",
+    "slot.py",
+    "inner_seccomp.py",
     "zygote.py",
     "wrappers/function_python.py",
     "wrappers/function_node.js",

@@ -568,20 +568,27 @@ def test_host_side_deadline_kills_a_stuck_job(clean_host, monkeypatch) -> None:
     assert "deadline" in result.error
 
 
-def test_warm_pool_serves_jobs_and_is_never_reused(clean_host) -> None:
+def test_warm_pool_serves_jobs_and_is_never_reused(images) -> None:
+    """The fallback engine (one container per job): pre-started, never reused."""
     from sandbox import warm_up
+    from sandbox.engine import CONTAINER_PER_JOB, Engine
 
-    warm_up(["python"], FAST, engine=clean_host)
-    clean_host.drain()
-    job = Job(language="python", code="import socket\nprint(socket.gethostname())\n", limits=FAST)
-    first = run_tests(job, [Test("")], engine=clean_host)
-    clean_host.drain()
-    second = run_tests(job, [Test("")], engine=clean_host)
-    assert first.warm and second.warm
-    assert first.verdict == second.verdict == "accepted"
-    assert first.container_id != second.container_id
-    pooled = clean_host.live_containers()
-    assert pooled  # refilled, with a fresh container
+    engine = Engine(pool_size=1, mode=CONTAINER_PER_JOB)
+    try:
+        warm_up(["python"], FAST, engine=engine)
+        engine.drain()
+        code = "import socket\nprint(socket.gethostname())\n"
+        job = Job(language="python", code=code, limits=FAST)
+        first = run_tests(job, [Test("")], engine=engine)
+        engine.drain()
+        second = run_tests(job, [Test("")], engine=engine)
+        assert first.warm and second.warm
+        assert first.verdict == second.verdict == "accepted"
+        assert first.container_id != second.container_id
+        pooled = engine.live_containers()
+        assert pooled  # refilled, with a fresh container
+    finally:
+        engine.close()
 
 
 @pytest.mark.parametrize(

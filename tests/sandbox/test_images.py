@@ -12,19 +12,23 @@ from sandbox.images import build
 
 
 def test_each_image_installs_python_for_the_runner():
-    assert build.packages("python") == ["python3"]
-    assert build.packages("javascript") == ["python3", "nodejs"]
-    assert build.packages("cpp") == ["python3", "g++"]
-    assert build.packages("go") == ["python3", "golang-go"]
+    """python3 for the runner, bubblewrap and python3-seccomp for the inner sandbox."""
+    base = ["python3", "bubblewrap", "python3-seccomp"]
+    assert build.packages("python") == base
+    assert build.packages("javascript") == [*base, "nodejs"]
+    assert build.packages("cpp") == [*base, "g++"]
+    assert build.packages("go") == [*base, "golang-go"]
 
 
 def test_runner_layer_needs_no_network():
     """The offline build puts the runner layer on a debootstrap rootfs: the only RUNs
-    allowed there byte-compile the runner with the image's own python3 or have the runner
-    build node's start-up snapshots (local files only)."""
+    allowed there byte-compile the runner with the image's own python3, have the runner
+    build node's start-up snapshots or compile the inner seccomp filter (local files
+    only)."""
     allowed = (
         ["python3", "-I", "-m", "compileall"],
         ["python3", "-I", "/opt/mockloop/runner.py", "--build-node-snapshots"],
+        ["python3", "-I", "/opt/mockloop/inner_seccomp.py", "/opt/mockloop/inner-seccomp.bpf"],
     )
     for language in build.LANGUAGES:
         layer = build.runner_layer(language)
