@@ -160,12 +160,19 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["interviews.api.parsers.LimitedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "interviews.api.errors.exception_handler",
+    # Anonymous throttles key on the client address. 0: REMOTE_ADDR only, never a client's
+    # own X-Forwarded-For (DRF's default, None, takes that header as it comes, so a new
+    # value per request dodged every limit). The ASGI server has already put the real
+    # client there when the peer is a proxy it trusts (uvicorn's FORWARDED_ALLOW_IPS).
+    "NUM_PROXIES": 0,
     "DEFAULT_THROTTLE_RATES": {
         "submissions": env("THROTTLE_SUBMISSIONS", "30/min"),
         # submits of one part of one question per user: each shows a verdict per hidden
         # test, so rapid repeats are how hidden inputs get probed
         "submit_part": env("THROTTLE_SUBMIT_PART", "5/min"),
         "login": env("THROTTLE_LOGIN", "20/min"),
+        # new accounts per client address: each is a fresh identity for every per-user cap
+        "signup": env("THROTTLE_SIGNUP", "20/hour"),
         "follow_ups": env("THROTTLE_FOLLOW_UPS", "60/min"),
         "chat": env("THROTTLE_CHAT", "120/min"),
     },

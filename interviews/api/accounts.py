@@ -36,7 +36,7 @@ class SignupApi(PracticeApi):
     authentication_classes: list = []
     permission_classes = [AllowAny]
     throttle_classes = [ScopedThrottle]
-    throttle_scope = "login"
+    throttle_scope = "signup"
 
     @extend_schema(
         request=SignupInputSerializer,
