@@ -7,12 +7,18 @@ from django.core.exceptions import ImproperlyConfigured
 
 from .env import BASE_DIR, VAR_DIR, dev_secret_key, env, env_bool, env_int, env_list
 
+# Django's DEBUG shows a traceback page, settings included, to whoever makes a request
+# fail: it is on only when asked for by name. `make run` asks for development mode
+# (MOCKLOOP_DEV: a generated secret, demo logins, plain logs, plain-HTTP cookies), not it.
 DEBUG = env_bool("DEBUG", False)
+DEV = env_bool("MOCKLOOP_DEV", False) or DEBUG
 TESTING = env_bool("MOCKLOOP_TESTING", False)
 
-SECRET_KEY = env("SECRET_KEY") or (dev_secret_key() if DEBUG or TESTING else None)
+SECRET_KEY = env("SECRET_KEY") or (dev_secret_key() if DEV or TESTING else None)
 if not SECRET_KEY:
-    raise ImproperlyConfigured("Set SECRET_KEY (or DEBUG=1 for a generated development key).")
+    raise ImproperlyConfigured(
+        "Set SECRET_KEY (or MOCKLOOP_DEV=1 for a generated development key)."
+    )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -247,7 +253,7 @@ RTC_TURN_TTL = env_int("RTC_TURN_TTL", 4 * 3600)
 if RTC_TURN_URLS and not RTC_TURN_SECRET:
     raise ImproperlyConfigured("RTC_TURN_URLS needs RTC_TURN_SECRET (coturn's static-auth-secret).")
 
-LOG_FORMAT = env("LOG_FORMAT", "plain" if DEBUG or TESTING else "json")
+LOG_FORMAT = env("LOG_FORMAT", "plain" if DEV or TESTING else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -282,7 +288,7 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:", "blob:"],
         "font-src": ["'self'", "data:"],
-        "connect-src": ["'self'", "ws:", "wss:"] if DEBUG or TESTING else ["'self'", "wss:"],
+        "connect-src": ["'self'", "ws:", "wss:"] if DEV or TESTING else ["'self'", "wss:"],
         "worker-src": ["'self'", "blob:"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
@@ -299,7 +305,7 @@ CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-if not DEBUG and not TESTING:
+if not DEV and not TESTING:
     # Production: cookies only over HTTPS, HSTS, and trust the proxy's scheme header.
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
