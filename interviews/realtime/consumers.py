@@ -34,6 +34,7 @@ from interviews.selectors.stages import stage_events_for, stage_for
 from interviews.services import documents, live
 from interviews.services.documents import NAME_RE
 from interviews.services.errors import DomainError, InvalidInput
+from mockloop.bounded_json import JsonTooDeep, json_loads_bounded
 from mockloop.observability import WEBSOCKET_MESSAGES, WEBSOCKETS
 
 from .access import user_group
@@ -45,6 +46,8 @@ logger = logging.getLogger(__name__)
 
 REFUSED = 4403
 POLICY_VIOLATION = 1008  # RFC 6455: kept sending what the limits refuse
+UNSUPPORTED_DATA = 1003  # RFC 6455: a binary frame (the protocol is JSON text)
+INVALID_DATA = 1007  # RFC 6455: text that is not JSON we accept
 RESYNC_BATCH = 500
 WATCH_S = 5.0
 
@@ -151,6 +154,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
     cursor: int = 0  # every event up to here was sent (or skipped as private)
     floor: int = 0  # ...and those after here were sent on this connection
     _watched: bool = False
+    _present: bool = False  # joined the room's presence, and the leave is not recorded yet
     refused: bool = False  # closed for lost access: relays no more
 
     async def __call__(self, scope, receive, send) -> None:
@@ -159,6 +163,9 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         try:
             await super().__call__(scope, receive, send)
         finally:
+            # However the socket ended — a clean close, a handler's exception, a cancelled
+            # task — the room records the leave (else it shows a ghost for good).
+            await self._leave()
             await self._unwatch()
 
     async def dispatch(self, message: dict) -> None:
@@ -192,6 +199,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         # Join first, so `hello.last_seq` covers our own presence event and a resync after
         # an older seq answers everything in order.
         await self._call(live.presence_change, user=self.user, role=self.role, joined=True)
+        self._present = True
         hello = await self._hello()
         self.cursor = self.floor = hello["last_seq"]
         await self.send_json(hello)
@@ -199,15 +207,26 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         self._watched = True
 
     async def disconnect(self, code: int) -> None:
-        if getattr(self, "group", None):
-            WEBSOCKETS.dec()
-            try:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
-                await self.channel_layer.group_discard(self.user_group, self.channel_name)
-                await self._call(live.presence_change, user=self.user, role=self.role, joined=False)
-            except Exception:  # Redis or the database may be gone; presence is advisory
-                logger.info("could not record presence leave for stage %s", self.stage_id)
+        await self._leave()
         await self._unwatch()
+
+    async def _leave(self) -> None:
+        """Leave the groups and record the presence leave, once per socket."""
+        if not getattr(self, "group", None):
+            return
+        group, self.group = self.group, None
+        WEBSOCKETS.dec()
+        try:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        except Exception:  # Redis may be gone: channels-redis expires the membership
+            logger.info("could not leave the groups of stage %s", self.stage_id)
+        if self._present:
+            self._present = False
+            try:
+                await self._call(live.presence_change, user=self.user, role=self.role, joined=False)
+            except Exception:  # the database may be gone; presence is advisory
+                logger.info("could not record presence leave for stage %s", self.stage_id)
 
     async def _unwatch(self) -> None:
         if self._watched:
@@ -215,8 +234,20 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             await room_watcher().discard(self)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
-        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
-        await self.receive_json(await self.decode_json(text_data), size=size)
+        """Frames that are not JSON text close the socket with a reason: there is no
+        message to answer, and a client sending them is broken."""
+        if text_data is None:
+            await self.close(code=UNSUPPORTED_DATA, reason="Messages are JSON text, not binary.")
+            return
+        try:
+            content = json_loads_bounded(text_data)
+        except JsonTooDeep:
+            await self.close(code=INVALID_DATA, reason="The JSON is nested too deeply.")
+            return
+        except ValueError:
+            await self.close(code=INVALID_DATA, reason="Messages are JSON.")
+            return
+        await self.receive_json(content, size=len(text_data.encode()))
 
     async def receive_json(self, content, size: int = 0, **kwargs) -> None:
         if not isinstance(content, dict):
