@@ -298,6 +298,9 @@ CONTENT_SECURITY_POLICY = {
 }
 READY_MAX_QUEUE_DEPTH = env_int("READY_MAX_QUEUE_DEPTH", 500)
 METRICS_ALLOWED_IPS = env_list("METRICS_ALLOWED_IPS", [])
+# /metrics wants `Authorization: Bearer <this>`; unset in production, it is served to nobody
+# (unless METRICS_ALLOWED_IPS names the scrapers).
+METRICS_TOKEN = env("MOCKLOOP_METRICS_TOKEN", "")
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
