@@ -11,6 +11,7 @@ and structured (JSON) logs.
 """
 
 import contextlib
+import hmac
 import time
 import uuid
 from datetime import timedelta
@@ -212,7 +213,26 @@ with contextlib.suppress(ValueError):  # already registered (module re-imported)
 
 
 def metrics(request: HttpRequest) -> HttpResponse:
+    """Prometheus text for scrapers only: with MOCKLOOP_METRICS_TOKEN set, a request must
+    bring it as `Authorization: Bearer <token>`; METRICS_ALLOWED_IPS narrows who may ask at
+    all. A production server with neither configured serves it to nobody (the figures
+    describe the service's load and users); development and tests serve it openly."""
     allowed = getattr(settings, "METRICS_ALLOWED_IPS", None)
     if allowed and request.META.get("REMOTE_ADDR") not in allowed:
         return JsonResponse({"detail": "Not found.", "errors": {}, "code": "not_found"}, status=404)
+    token = getattr(settings, "METRICS_TOKEN", "")
+    if token:
+        given = request.META.get("HTTP_AUTHORIZATION", "")
+        scheme, _, value = given.partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip(), token):
+            return _metrics_refused("A scraper token is required (Authorization: Bearer).")
+    elif not allowed and not (settings.DEV or settings.TESTING):
+        return _metrics_refused("Set MOCKLOOP_METRICS_TOKEN (or METRICS_ALLOWED_IPS) to scrape.")
     return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)
+
+
+def _metrics_refused(detail: str) -> JsonResponse:
+    body = {"detail": detail, "errors": {}, "code": "metrics_token_required"}
+    response = JsonResponse(body, status=401)
+    response["WWW-Authenticate"] = 'Bearer realm="metrics"'
+    return response

@@ -7,12 +7,18 @@ from django.core.exceptions import ImproperlyConfigured
 
 from .env import BASE_DIR, VAR_DIR, dev_secret_key, env, env_bool, env_int, env_list
 
+# Django's DEBUG shows a traceback page, settings included, to whoever makes a request
+# fail: it is on only when asked for by name. `make run` asks for development mode
+# (MOCKLOOP_DEV: a generated secret, demo logins, plain logs, plain-HTTP cookies), not it.
 DEBUG = env_bool("DEBUG", False)
+DEV = env_bool("MOCKLOOP_DEV", False) or DEBUG
 TESTING = env_bool("MOCKLOOP_TESTING", False)
 
-SECRET_KEY = env("SECRET_KEY") or (dev_secret_key() if DEBUG or TESTING else None)
+SECRET_KEY = env("SECRET_KEY") or (dev_secret_key() if DEV or TESTING else None)
 if not SECRET_KEY:
-    raise ImproperlyConfigured("Set SECRET_KEY (or DEBUG=1 for a generated development key).")
+    raise ImproperlyConfigured(
+        "Set SECRET_KEY (or MOCKLOOP_DEV=1 for a generated development key)."
+    )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -167,12 +173,19 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["interviews.api.parsers.LimitedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "interviews.api.errors.exception_handler",
+    # Anonymous throttles key on the client address. 0: REMOTE_ADDR only, never a client's
+    # own X-Forwarded-For (DRF's default, None, takes that header as it comes, so a new
+    # value per request dodged every limit). The ASGI server has already put the real
+    # client there when the peer is a proxy it trusts (uvicorn's FORWARDED_ALLOW_IPS).
+    "NUM_PROXIES": 0,
     "DEFAULT_THROTTLE_RATES": {
         "submissions": env("THROTTLE_SUBMISSIONS", "30/min"),
         # submits of one part of one question per user: each shows a verdict per hidden
         # test, so rapid repeats are how hidden inputs get probed
         "submit_part": env("THROTTLE_SUBMIT_PART", "5/min"),
         "login": env("THROTTLE_LOGIN", "20/min"),
+        # new accounts per client address: each is a fresh identity for every per-user cap
+        "signup": env("THROTTLE_SIGNUP", "20/hour"),
         "follow_ups": env("THROTTLE_FOLLOW_UPS", "60/min"),
         "chat": env("THROTTLE_CHAT", "120/min"),
         # one MediaRecorder chunk every few seconds, and its retries
@@ -271,7 +284,7 @@ RTC_TURN_TTL = env_int("RTC_TURN_TTL", 4 * 3600)
 if RTC_TURN_URLS and not RTC_TURN_SECRET:
     raise ImproperlyConfigured("RTC_TURN_URLS needs RTC_TURN_SECRET (coturn's static-auth-secret).")
 
-LOG_FORMAT = env("LOG_FORMAT", "plain" if DEBUG or TESTING else "json")
+LOG_FORMAT = env("LOG_FORMAT", "plain" if DEV or TESTING else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -306,7 +319,7 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:", "blob:"],
         "font-src": ["'self'", "data:"],
-        "connect-src": ["'self'", "ws:", "wss:"] if DEBUG or TESTING else ["'self'", "wss:"],
+        "connect-src": ["'self'", "ws:", "wss:"] if DEV or TESTING else ["'self'", "wss:"],
         "worker-src": ["'self'", "blob:"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
@@ -316,6 +329,9 @@ CONTENT_SECURITY_POLICY = {
 }
 READY_MAX_QUEUE_DEPTH = env_int("READY_MAX_QUEUE_DEPTH", 500)
 METRICS_ALLOWED_IPS = env_list("METRICS_ALLOWED_IPS", [])
+# /metrics wants `Authorization: Bearer <this>`; unset in production, it is served to nobody
+# (unless METRICS_ALLOWED_IPS names the scrapers).
+METRICS_TOKEN = env("MOCKLOOP_METRICS_TOKEN", "")
 
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -323,7 +339,7 @@ CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-if not DEBUG and not TESTING:
+if not DEV and not TESTING:
     # Production: cookies only over HTTPS, HSTS, and trust the proxy's scheme header.
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)

@@ -37,6 +37,9 @@ def web_command(port: int, *, host: str = "127.0.0.1", workers: int = 1) -> list
         "off",
         "--ws-max-size",
         str(WS_MAX_BYTES),
+        # Nothing proxies a local server: a client's X-Forwarded-For is never its address
+        # (uvicorn otherwise believes it from 127.0.0.1, i.e. from every local client).
+        "--no-proxy-headers",
     ]
 
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # `make run`: set up what is missing, then run web (uvicorn) + Celery worker + Redis under
-# honcho until Ctrl-C. Serves http://127.0.0.1:${PORT:-8000}/ with DEBUG=1.
+# honcho until Ctrl-C. Serves http://127.0.0.1:${PORT:-8000}/ in development mode
+# (MOCKLOOP_DEV=1); Django's DEBUG (traceback pages) only when you set DEBUG=1 yourself.
 #
 # var/runtime.env records where this run's Redis and database are; mockloop/env.py reads
 # it, so `.venv/bin/python manage.py ...` beside a running `make run` uses the same data.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-export DEBUG=1 MOCKLOOP_SETUP_MODE=run
+export MOCKLOOP_DEV=1 MOCKLOOP_SETUP_MODE=run
 PORT="${PORT:-8000}"
 
 port_is_free "$PORT" || die "port $PORT is in use (another make run?); try: PORT=8001 make run"
@@ -24,7 +25,8 @@ export REDIS_URL
 
 {
   echo "# Written by 'make run' ($(date -u +%FT%TZ)); read by mockloop/env.py."
-  echo "DEBUG=1"
+  echo "MOCKLOOP_DEV=1"
+  if [[ -n "${DEBUG:-}" ]]; then echo "DEBUG=$DEBUG"; fi
   echo "REDIS_URL=$REDIS_URL"
   if [[ -n "${DATABASE_URL:-}" ]]; then echo "DATABASE_URL=$DATABASE_URL"; fi
 } >"$VAR_DIR/runtime.env"

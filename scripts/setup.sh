@@ -120,8 +120,8 @@ step_docker() {
   local timeout="${DOCKERD_TIMEOUT:-90}" log_file="$LOGS/dockerd.log" pid
   log "starting dockerd in the background (log: ${log_file#"$ROOT"/})"
   # setsid: dockerd is the machine's engine, not part of this run; Ctrl-C must not kill it.
-  # env -u DEBUG: dockerd turns on debug logging when DEBUG is set (make run exports
-  # DEBUG=1 for Django), which costs ~5 ms of dockerd CPU per sandbox container.
+  # env -u DEBUG: dockerd turns on debug logging when DEBUG is set (a developer may
+  # export DEBUG=1 for Django), which costs ~5 ms of dockerd CPU per sandbox container.
   env -u DEBUG setsid dockerd >>"$log_file" 2>&1 </dev/null &
   pid=$!
   local deadline=$((SECONDS + timeout))
@@ -142,7 +142,7 @@ step_docker() {
 }
 
 step_django() {
-  export DEBUG="${DEBUG:-1}"
+  export MOCKLOOP_DEV="${MOCKLOOP_DEV:-1}"
   local db_url
   db_url="${DATABASE_URL:-$(sed -n 's/^DATABASE_URL=//p' "$VAR_DIR/runtime.env" 2>/dev/null || true)}"
   local db_key

@@ -1,4 +1,4 @@
-"""`manage.py seed_demo`: demo candidate, coach and admin, only with DEBUG, idempotent."""
+"""`manage.py seed_demo`: demo candidate, coach and admin, only in development mode, idempotent."""
 
 import json
 from io import StringIO
@@ -22,7 +22,7 @@ def logins_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def run(settings, debug: bool) -> str:
-    settings.DEBUG = debug
+    settings.DEV = debug
     out = StringIO()
     call_command("seed_demo", stdout=out)
     return out.getvalue()
@@ -66,6 +66,6 @@ def test_repairs_an_altered_account(settings, logins_file) -> None:
 
 def test_does_nothing_without_debug(settings, logins_file) -> None:
     output = run(settings, debug=False)
-    assert "DEBUG is off" in output
+    assert "development mode (MOCKLOOP_DEV) is off" in output
     assert not get_user_model().objects.filter(username="admin").exists()
     assert not logins_file.exists()

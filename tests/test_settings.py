@@ -6,6 +6,7 @@ daphne and celery do, so nothing here depends on the settings of this test proce
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ import json
 from django.conf import settings
 print(json.dumps({
     "DEBUG": settings.DEBUG,
+    "DEV": settings.DEV,
     "TESTING": settings.TESTING,
     "REDIS_URL": settings.REDIS_URL,
     "DB_ENGINE": settings.DATABASES["default"]["ENGINE"],
@@ -30,7 +32,7 @@ print(json.dumps({
 }))
 """
 
-CLEARED = ("DEBUG", "MOCKLOOP_TESTING", "REDIS_URL", "DATABASE_URL", "SECRET_KEY")
+CLEARED = ("DEBUG", "MOCKLOOP_DEV", "MOCKLOOP_TESTING", "REDIS_URL", "DATABASE_URL", "SECRET_KEY")
 
 
 def load_settings(var_dir: Path, **env: str) -> dict:
@@ -106,3 +108,22 @@ def test_built_frontend_is_a_static_files_dir(tmp_path: Path) -> None:
     dist = BASE_DIR / "frontend" / "dist"
     settings = load_settings(tmp_path, MOCKLOOP_TESTING="1")
     assert (str(dist) in settings["STATICFILES_DIRS"]) == dist.exists()
+
+
+def test_make_run_is_development_mode_without_django_debug(tmp_path: Path) -> None:
+    """What `make run` writes (MOCKLOOP_DEV=1) gives a development key and plain logs, but
+    not DEBUG: Django's traceback page is shown only when DEBUG is asked for by name."""
+    (tmp_path / "runtime.env").write_text("MOCKLOOP_DEV=1\nREDIS_URL=redis://127.0.0.1:6390/0\n")
+    settings = load_settings(tmp_path)
+    assert settings["DEBUG"] is False
+    assert settings["DEV"] is True
+    assert load_settings(tmp_path, DEBUG="1")["DEBUG"] is True
+
+
+def test_make_run_does_not_turn_on_django_debug() -> None:
+    """The scripts ask for development mode; DEBUG stays the developer's own choice."""
+    for script in ("scripts/run.sh", "scripts/setup.sh"):
+        text = (BASE_DIR / script).read_text()
+        assert not re.search(r"^\s*export DEBUG", text, re.MULTILINE), script
+        assert 'echo "DEBUG=1"' not in text, script
+    assert "export MOCKLOOP_DEV=1" in (BASE_DIR / "scripts/run.sh").read_text()

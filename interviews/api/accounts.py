@@ -9,7 +9,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from interviews.roles import role_of
-from interviews.services.accounts import auth_token_issue, auth_token_revoke, user_create
+from interviews.services.accounts import (
+    auth_token_issue,
+    auth_token_revoke,
+    user_create,
+    username_normalise,
+)
 
 from .base import PracticeApi, ScopedThrottle, StrictCharField, StrictSerializer
 from .practice_serializers import TokenOutSerializer, UserOutSerializer
@@ -36,7 +41,7 @@ class SignupApi(PracticeApi):
     authentication_classes: list = []
     permission_classes = [AllowAny]
     throttle_classes = [ScopedThrottle]
-    throttle_scope = "login"
+    throttle_scope = "signup"
 
     @extend_schema(
         request=SignupInputSerializer,
@@ -71,7 +76,9 @@ class LoginApi(PracticeApi):
     def post(self, request: Request) -> Response:
         serializer = LoginInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = authenticate(request._request, **serializer.validated_data)
+        credentials = dict(serializer.validated_data)
+        credentials["username"] = username_normalise(credentials["username"])
+        user = authenticate(request._request, **credentials)
         if user is None:
             raise serializers.ValidationError({"non_field_errors": ["Wrong username or password."]})
         login(request._request, user)

@@ -38,12 +38,21 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+#: What the database stores (a signed 64-bit column); past it a lookup raises OverflowError.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
 class StrictIntegerField(serializers.IntegerField):
-    """Only JSON integers (DRF would accept "12" and 12.0)."""
+    """Only JSON integers (DRF would accept "12" and 12.0), and only ones a database column
+    can hold: `question: 2**70` is bad input, not an OverflowError in the lookup."""
+
+    default_error_messages = {"out_of_range": "Not a number this field can hold."}
 
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("invalid")
+        if not INT64_MIN <= data <= INT64_MAX:
+            self.fail("out_of_range")
         return super().to_internal_value(data)
 
 

@@ -41,6 +41,9 @@ DOMAIN_STATUS: dict[type[domain.DomainError], int] = {
 DRF_CODES = {"permission_denied": domain.NotAllowed.code}
 VALIDATION_CODE = domain.InvalidInput.code
 SERVER_ERROR_CODE = "server_error"
+#: A number from the request that no column holds (the input serializers refuse those
+#: they know of; this catches the rest, e.g. an id in the path, before it is a 500).
+OUT_OF_RANGE_CODE = "number_out_of_range"
 
 
 def domain_status(exc: domain.DomainError) -> int:
@@ -57,6 +60,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         if isinstance(exc, domain.TooBusy):
             response["Retry-After"] = str(exc.retry_after_s)
         return response
+    if isinstance(exc, OverflowError):
+        set_rollback()
+        body = error_body("A number in the request is out of range.", OUT_OF_RANGE_CODE)
+        return Response(body, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
     elif isinstance(exc, Http404):

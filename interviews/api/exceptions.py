@@ -13,3 +13,10 @@ class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_detail = "The request body is too large."
     default_code = TooLarge.code
+
+
+class JsonTooDeepError(exceptions.ParseError):
+    """A body nesting deeper than any of the API's inputs (mockloop/bounded_json.py)."""
+
+    default_detail = "The JSON is nested too deeply."
+    default_code = "json_too_deep"

@@ -32,16 +32,22 @@ from interviews.roles import role_of
 from interviews.selectors.access import can_see_private, is_stage_owner
 from interviews.selectors.stages import stage_events_for, stage_for
 from interviews.services import documents, live
-from interviews.services.errors import DomainError
+from interviews.services.documents import NAME_RE
+from interviews.services.errors import DomainError, InvalidInput
+from mockloop.bounded_json import JsonTooDeep, json_loads_bounded
 from mockloop.observability import WEBSOCKET_MESSAGES, WEBSOCKETS
 
 from .access import user_group
 from .events import event_message, stage_group
-from .signalling import SignalBudget, rtc_signal_relay
+from .limits import UNKNOWN_TYPE, MessageGate, UserChatThrottle
+from .signalling import rtc_signal_relay
 
 logger = logging.getLogger(__name__)
 
 REFUSED = 4403
+POLICY_VIOLATION = 1008  # RFC 6455: kept sending what the limits refuse
+UNSUPPORTED_DATA = 1003  # RFC 6455: a binary frame (the protocol is JSON text)
+INVALID_DATA = 1007  # RFC 6455: text that is not JSON we accept
 RESYNC_BATCH = 500
 WATCH_S = 5.0
 
@@ -148,14 +154,18 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
     cursor: int = 0  # every event up to here was sent (or skipped as private)
     floor: int = 0  # ...and those after here were sent on this connection
     _watched: bool = False
+    _present: bool = False  # joined the room's presence, and the leave is not recorded yet
     refused: bool = False  # closed for lost access: relays no more
 
     async def __call__(self, scope, receive, send) -> None:
         self._delivery = asyncio.Lock()
-        self.signal_budget = SignalBudget()
+        self.gate = MessageGate()
         try:
             await super().__call__(scope, receive, send)
         finally:
+            # However the socket ended — a clean close, a handler's exception, a cancelled
+            # task — the room records the leave (else it shows a ghost for good).
+            await self._leave()
             await self._unwatch()
 
     async def dispatch(self, message: dict) -> None:
@@ -189,6 +199,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         # Join first, so `hello.last_seq` covers our own presence event and a resync after
         # an older seq answers everything in order.
         await self._call(live.presence_change, user=self.user, role=self.role, joined=True)
+        self._present = True
         hello = await self._hello()
         self.cursor = self.floor = hello["last_seq"]
         await self.send_json(hello)
@@ -196,28 +207,62 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         self._watched = True
 
     async def disconnect(self, code: int) -> None:
-        if getattr(self, "group", None):
-            WEBSOCKETS.dec()
-            try:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
-                await self.channel_layer.group_discard(self.user_group, self.channel_name)
-                await self._call(live.presence_change, user=self.user, role=self.role, joined=False)
-            except Exception:  # Redis or the database may be gone; presence is advisory
-                logger.info("could not record presence leave for stage %s", self.stage_id)
+        await self._leave()
         await self._unwatch()
+
+    async def _leave(self) -> None:
+        """Leave the groups and record the presence leave, once per socket."""
+        if not getattr(self, "group", None):
+            return
+        group, self.group = self.group, None
+        WEBSOCKETS.dec()
+        try:
+            await self.channel_layer.group_discard(group, self.channel_name)
+            await self.channel_layer.group_discard(self.user_group, self.channel_name)
+        except Exception:  # Redis may be gone: channels-redis expires the membership
+            logger.info("could not leave the groups of stage %s", self.stage_id)
+        if self._present:
+            self._present = False
+            try:
+                await self._call(live.presence_change, user=self.user, role=self.role, joined=False)
+            except Exception:  # the database may be gone; presence is advisory
+                logger.info("could not record presence leave for stage %s", self.stage_id)
 
     async def _unwatch(self) -> None:
         if self._watched:
             self._watched = False
             await room_watcher().discard(self)
 
-    async def receive_json(self, content, **kwargs) -> None:
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        """Frames that are not JSON text close the socket with a reason: there is no
+        message to answer, and a client sending them is broken."""
+        if text_data is None:
+            await self.close(code=UNSUPPORTED_DATA, reason="Messages are JSON text, not binary.")
+            return
+        try:
+            content = json_loads_bounded(text_data)
+        except JsonTooDeep:
+            await self.close(code=INVALID_DATA, reason="The JSON is nested too deeply.")
+            return
+        except ValueError:
+            await self.close(code=INVALID_DATA, reason="Messages are JSON.")
+            return
+        await self.receive_json(content, size=len(text_data.encode()))
+
+    async def receive_json(self, content, size: int = 0, **kwargs) -> None:
         if not isinstance(content, dict):
             await self._error("Messages are JSON objects with a `type`.")
             return
         kind = content.get("type")
         handler = CLIENT_HANDLERS.get(kind) if isinstance(kind, str) else None
         WEBSOCKET_MESSAGES.labels(kind if handler is not None else "other").inc()
+        refusal = self.gate.admit(kind if handler is not None else UNKNOWN_TYPE, size)
+        if refusal is not None:
+            if refusal.close:
+                await self.close(code=POLICY_VIOLATION, reason=refusal.detail)
+                return
+            await self._error(refusal.detail, code=refusal.code, ref=content.get("ref"))
+            return
         if handler is None:
             await self._error(f"Unknown message type {kind!r}.", ref=content.get("ref"))
             return
@@ -242,6 +287,13 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         await self._call(live.stage_on_notes_edited, name=content.get("doc"))
 
     async def on_chat(self, content: dict) -> None:
+        if not await self._chat_allowed():
+            await self._error(
+                "You sent too many chat messages; wait a little.",
+                code="chat_rate_limited",
+                ref=content.get("ref"),
+            )
+            return
         await self._call(live.chat_post, author=self.user, text=content.get("text"))
 
     async def on_integrity(self, content: dict) -> None:
@@ -253,32 +305,17 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         )
 
     async def on_cursor(self, content: dict) -> None:
-        """Relayed to the room's other sockets, never logged."""
+        """Relayed to the room's other sockets, never logged; anything but a document name
+        and two offsets is refused, never passed on."""
+        message = cursor_message(self.user.get_username(), content)
         await self.channel_layer.group_send(
-            self.group,
-            {
-                "type": "stage.ephemeral",
-                "sender": self.channel_name,
-                "message": {
-                    "type": "cursor",
-                    "user": self.user.get_username(),
-                    "doc": str(content.get("doc", ""))[:64],
-                    "anchor": _position(content.get("anchor")),
-                    "head": _position(content.get("head")),
-                },
-            },
+            self.group, {"type": "stage.ephemeral", "sender": self.channel_name, "message": message}
         )
 
     async def on_rtc_signal(self, content: dict) -> None:
         """Call signalling (realtime/signalling.py): relayed to the room's other sockets,
-        or only to the user named `to`; never logged, never echoed."""
-        if not self.signal_budget.take():
-            await self._error(
-                "Too many call signals; slow down.",
-                code="rtc_signal_rate_limited",
-                ref=content.get("ref"),
-            )
-            return
+        or only to the user named `to`; never logged, never echoed. Its budget is the
+        `rtc.signal` entry of realtime/limits.py."""
         to, message = rtc_signal_relay(
             sender=self.user.get_username(), to=content.get("to"), data=content.get("data")
         )
@@ -346,6 +383,10 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             is_stage_owner(self.user, stage),
             role_of(self.user),
         )
+
+    @room_db
+    def _chat_allowed(self) -> bool:
+        return UserChatThrottle().allows(self.user.pk)
 
     @room_db
     def _hello(self) -> dict:
@@ -442,6 +483,31 @@ CLIENT_HANDLERS: dict[str, ClientHandler] = {
 }
 
 
-def _position(value) -> int | None:
-    """A cursor offset as relayed: an integer, or null for anything else."""
-    return value if type(value) is int else None
+#: Largest cursor offset: well past any document a stage allows (code is 64 KiB).
+CURSOR_MAX_OFFSET = 10_000_000
+CURSOR_KEYS = {"type", "doc", "anchor", "head", "ref"}
+
+
+def cursor_message(user: str, content: dict) -> dict:
+    """The `cursor` relayed for `content`, which must be `{doc, anchor, head}`: a document
+    name of the stage's kinds and two offsets in range (the frame is also size-capped)."""
+    errors: dict[str, list[str]] = {}
+    unknown = sorted(set(content) - CURSOR_KEYS)
+    for key in unknown:
+        errors[key] = ["Unknown field."]
+    doc = content.get("doc")
+    if not isinstance(doc, str) or not NAME_RE.match(doc):
+        errors["doc"] = ["A document name such as code:<question>."]
+    for key in ("anchor", "head"):
+        value = content.get(key)
+        if type(value) is not int or not 0 <= value <= CURSOR_MAX_OFFSET:
+            errors[key] = [f"An offset from 0 to {CURSOR_MAX_OFFSET}."]
+    if errors:
+        raise InvalidInput("Not a cursor.", errors=errors, code="invalid_cursor")
+    return {
+        "type": "cursor",
+        "user": user,
+        "doc": doc,
+        "anchor": content["anchor"],
+        "head": content["head"],
+    }

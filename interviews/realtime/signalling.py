@@ -7,16 +7,15 @@ is never logged (a call's setup is no part of the interview's record) and carrie
 and again whenever access changes (realtime/access.py), is the rule — a stranger's socket
 is closed with 4403 before it can send anything.
 
-Each socket has its own budget, so one runaway client cannot flood the others: a burst of
-`RTC_SIGNAL_BURST` messages (an offer and its ICE candidates, an ICE restart's), refilled
-at `RTC_SIGNAL_PER_S`; `data` is capped at `RTC_SIGNAL_MAX_BYTES` as JSON.
+Each socket has its own budget (the `rtc.signal` entry of realtime/limits.py), so one
+runaway client cannot flood the others: a burst of `RTC_SIGNAL_BURST` messages (an offer
+and its ICE candidates, an ICE restart's), refilled at `RTC_SIGNAL_PER_S`; `data` is capped
+at `RTC_SIGNAL_MAX_BYTES` as JSON.
 """
 
 from __future__ import annotations
 
 import json
-import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from interviews.services.errors import InvalidInput, TooLarge
@@ -25,28 +24,6 @@ RTC_SIGNAL_MAX_BYTES = 64 * 1024
 RTC_SIGNAL_BURST = 50
 RTC_SIGNAL_PER_S = 20.0
 USERNAME_MAX = 150
-
-
-@dataclass
-class SignalBudget:
-    """A token bucket: `take()` spends one token if there is one. Hand-written: ten lines
-    for one socket's counter in memory, where a rate-limit library would bring storage
-    back-ends this does not need (docs/decisions.md)."""
-
-    burst: float = RTC_SIGNAL_BURST
-    per_s: float = RTC_SIGNAL_PER_S
-    tokens: float = RTC_SIGNAL_BURST
-    at: float = field(default_factory=time.monotonic)
-    clock: Any = time.monotonic
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.per_s)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 def rtc_signal_relay(*, sender: str, to: Any, data: Any) -> tuple[str | None, dict[str, Any]]:

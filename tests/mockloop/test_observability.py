@@ -121,3 +121,27 @@ def test_web_server_logs_requests_as_json_lines(tmp_path):
     assert any("GET /healthz" in r["message"] for r in access), lines
     plain = [line for line in lines if not line.startswith("{")]
     assert not [line for line in plain if "/healthz" in line or "Started server" in line], plain
+
+
+def test_metrics_require_the_scraper_token_when_one_is_set(settings):
+    settings.METRICS_TOKEN = "scrape-me-7f3a"
+    refused = Client().get("/metrics")
+    assert refused.status_code == 401
+    assert refused.json()["code"] == "metrics_token_required"
+    assert refused["WWW-Authenticate"].startswith("Bearer")
+    wrong = Client().get("/metrics", HTTP_AUTHORIZATION="Bearer not-it")
+    assert wrong.status_code == 401
+    assert Client().get("/metrics", HTTP_AUTHORIZATION="Token scrape-me-7f3a").status_code == 401
+    ok = Client().get("/metrics", HTTP_AUTHORIZATION="Bearer scrape-me-7f3a")
+    assert ok.status_code == 200 and b"mockloop_" in ok.content
+
+
+def test_production_without_a_token_or_allow_list_serves_metrics_to_nobody(settings):
+    settings.DEV = settings.TESTING = False
+    settings.METRICS_TOKEN = ""
+    settings.METRICS_ALLOWED_IPS = []
+    response = Client().get("/metrics")
+    assert response.status_code == 401
+    assert response.json()["code"] == "metrics_token_required"
+    settings.METRICS_ALLOWED_IPS = ["127.0.0.1"]
+    assert Client().get("/metrics").status_code == 200

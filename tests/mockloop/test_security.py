@@ -94,3 +94,61 @@ def test_login_is_throttled(settings):
     assert statuses[:3] == [400, 400, 400] or statuses[:3] == [401, 401, 401]
     assert statuses[3] == 429
     assert client.post("/api/v1/auth/login/", body, format="json").has_header("Retry-After")
+
+
+def _rates(settings, **rates: str) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], **rates},
+    }
+
+
+def test_a_new_x_forwarded_for_per_login_does_not_dodge_the_login_throttle(settings):
+    """The red team's attack: 25 wrong-password logins, each claiming another client
+    address in X-Forwarded-For, never hit 429. The header is the client's own word; only
+    the connection's address (which the ASGI server sets from trusted proxies) counts."""
+    _rates(settings, login="20/hour")  # per hour: the logins may take over a minute
+    client = APIClient()
+    body = {"username": "nobody", "password": "wrong"}
+    statuses = [
+        client.post(
+            "/api/v1/auth/login/", body, format="json", HTTP_X_FORWARDED_FOR=f"10.9.{i}.1"
+        ).status_code
+        for i in range(25)
+    ]
+    assert statuses[:20] == [400] * 20
+    assert set(statuses[20:]) == {429}
+
+
+def test_signup_has_its_own_throttle_scope(settings):
+    """Signups count apart from logins: a burst of new accounts from one address stops at
+    the signup rate, and it does not use up that address's logins."""
+    _rates(settings, signup="2/hour", login="20/hour")
+    client = APIClient()
+    statuses = [
+        client.post(
+            "/api/v1/auth/signup/",
+            {"username": f"fresh{i}", "password": "pw-Correct-Horse-9"},
+            format="json",
+            HTTP_X_FORWARDED_FOR=f"10.8.{i}.1",
+        ).status_code
+        for i in range(3)
+    ]
+    assert statuses == [201, 201, 429]
+    login = client.post(
+        "/api/v1/auth/login/",
+        {"username": "fresh0", "password": "pw-Correct-Horse-9"},
+        format="json",
+    )
+    assert login.status_code == 200
+
+
+def test_the_local_web_process_believes_no_forwarded_header():
+    """`make run` and the tests' live server have no proxy in front: uvicorn must not take
+    a local client's X-Forwarded-For as its address (it does by default from 127.0.0.1)."""
+    from mockloop.web import web_command
+
+    assert "--no-proxy-headers" in web_command(8000)
+    procfile = (BASE_DIR / "Procfile").read_text()
+    web_line = next(line for line in procfile.splitlines() if line.startswith("web:"))
+    assert "--no-proxy-headers" in web_line

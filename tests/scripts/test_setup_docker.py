@@ -1,6 +1,6 @@
 """scripts/setup.sh's docker step, run for real with stand-ins for the Docker binaries.
 
-`make run` exports DEBUG=1 for Django; dockerd reads the same variable and turns on its
+A developer may export DEBUG=1 for Django; dockerd reads the same variable and turns on its
 debug log (measured: ~5 ms of dockerd CPU per sandbox container). The step must start
 dockerd without it.
 """

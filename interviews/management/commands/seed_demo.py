@@ -1,8 +1,9 @@
 """`manage.py seed_demo`: the demo candidate, coach and admin for development.
 
-Only with DEBUG: the passwords are printed and kept in `var/demo_logins.json` (mode 0600),
-generated once per checkout so no password lives in the repository. Running it again
-changes nothing unless a demo account was altered, which it puts back.
+Only in development mode (`settings.DEV`): the passwords are printed and kept in
+`var/demo_logins.json` (mode 0600), generated once per checkout so no password lives in
+the repository. Running it again changes nothing unless a demo account was altered, which
+it puts back.
 """
 
 import json
@@ -91,11 +92,14 @@ def demo_users_ensure(*, logins_file: Path | None = None) -> dict[str, str]:
 
 
 class Command(BaseCommand):
-    help = "Create the demo candidate, coach and admin (DEBUG only) and print their logins."
+    help = "Create the demo candidate, coach and admin (development mode only); print logins."
 
     def handle(self, *args, **options) -> None:
-        if not settings.DEBUG:
-            self.stdout.write("seed_demo: DEBUG is off, so no demo accounts were created.")
+        if not settings.DEV:
+            self.stdout.write(
+                "seed_demo: development mode (MOCKLOOP_DEV) is off, so no demo accounts "
+                "were created."
+            )
             return
         passwords = demo_users_ensure()
         roles = {account.username: account.role for account in DEMO_ACCOUNTS}

@@ -639,3 +639,87 @@ def test_submissions_are_rate_limited_with_retry_after(world: World, as_user, se
     assert int(response["Retry-After"]) > 0
     assert response.json()["detail"]
     assert m.Submission.objects.filter(author=world.owner).count() == 3  # world's + 2
+
+
+DEEP_BODIES = {
+    "recursion": "[" * 200_000,  # json.loads raised RecursionError: a 500 with a traceback
+    "deep-object": '{"a":' * 500 + "1" + "}" * 500,  # parses, but every later walk recurses
+}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", RAW_URLS)
+@pytest.mark.parametrize("raw", DEEP_BODIES.values(), ids=DEEP_BODIES.keys())
+def test_deeply_nested_json_is_400_on_every_endpoint(url, raw, world: World, as_user, unchanged):
+    """Anonymous login included: nesting past the parser's bound is bad input, with a code."""
+    client = as_user(world.assigned if "follow-ups" in url or "notes" in url else world.owner)
+    if url.startswith("/auth/"):
+        client = as_user(None)
+    response = client.post(
+        API + url.format(coding=world.coding.pk), data=raw, content_type="application/json"
+    )
+    assert response.status_code == 400, response.content[:300]
+    assert response.json()["code"] == "json_too_deep"
+
+
+HUGE = 2**70
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "url, body",
+    [
+        ("/submissions/", lambda w: submission_body(w, question=HUGE)),
+        ("/submissions/", lambda w: submission_body(w, stage=HUGE)),
+        ("/submissions/", lambda w: submission_body(w, part=HUGE)),
+        ("/submissions/", lambda w: submission_body(w, question=-HUGE)),
+        ("/stages/{coding}/answers/", lambda w: {"question": HUGE, "text": "mine"}),
+    ],
+    ids=["question", "stage", "part", "negative", "answer-question"],
+)
+def test_huge_integers_are_400_not_an_overflow(url, body, world: World, as_user, unchanged):
+    """`question: 2**70` raised OverflowError in the database lookup (a 500)."""
+    response = as_user(world.owner).post(
+        API + url.format(coding=world.coding.pk), data=body(world), format="json"
+    )
+    assert response.status_code == 400, response.content[:300]
+    assert response.json()["code"] == "invalid"
+    assert response.json()["errors"]
+
+
+@pytest.mark.django_db
+def test_a_huge_id_in_the_path_is_404_not_an_overflow(world: World, as_user):
+    response = as_user(world.owner).get(f"{API}/stages/{HUGE}/")
+    assert response.status_code == 404, response.content[:300]
+
+
+def test_an_overflow_the_serializers_missed_is_still_a_400():
+    """The handler's net for numbers no serializer bounded (a lookup raising OverflowError)."""
+    from interviews.api.errors import exception_handler
+
+    response = exception_handler(OverflowError("Python int too large"), {})
+    assert response.status_code == 400
+    assert response.data["code"] == "number_out_of_range"
+
+
+@pytest.mark.django_db
+def test_an_unhandled_error_is_a_json_500_without_a_traceback(world: World, as_user, monkeypatch):
+    """Whatever breaks, the answer is the error shape: no debug page, no frames, no settings."""
+    from interviews.api import accounts
+
+    def broken(self, request):
+        raise RuntimeError("secret-detail-from-the-stack")
+
+    monkeypatch.setattr(accounts.MeApi, "get", broken)
+    client = as_user(world.owner)
+    client.raise_request_exception = False
+    response = client.get(f"{API}/me/")
+    assert response.status_code == 500
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {
+        "detail": "Server error. The team has been notified.",
+        "errors": {},
+        "code": "server_error",
+    }
+    assert b"secret-detail-from-the-stack" not in response.content
+    assert b"Traceback" not in response.content

@@ -7,7 +7,8 @@ from rest_framework.test import APIClient
 
 from interviews.models import StageEvent
 from interviews.realtime import consumers, signalling
-from interviews.realtime.signalling import RTC_SIGNAL_BURST, RTC_SIGNAL_MAX_BYTES, SignalBudget
+from interviews.realtime.limits import MessageGate
+from interviews.realtime.signalling import RTC_SIGNAL_BURST, RTC_SIGNAL_MAX_BYTES
 
 from .test_consumer import _closed_with, _hand_stage_to, connect, drain, make_room, receive_until
 
@@ -115,9 +116,7 @@ async def test_malformed_signals_are_refused(message, field):
 
 async def test_signals_past_the_burst_are_refused_until_the_budget_refills(monkeypatch):
     now = [0.0]
-    monkeypatch.setattr(
-        consumers, "SignalBudget", lambda: SignalBudget(at=0.0, clock=lambda: now[0])
-    )
+    monkeypatch.setattr(consumers, "MessageGate", lambda: MessageGate(clock=lambda: now[0]))
     room, sockets = await _room_with("owner", "coach")
     for index in range(RTC_SIGNAL_BURST + 10):
         await sockets["owner"].send_json_to({"type": "rtc.signal", "data": {"n": index}})
