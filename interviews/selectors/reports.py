@@ -190,7 +190,7 @@ def candidate_progress(*, user: AbstractBaseUser) -> dict[str, Any]:
     )
     stage_ids = [stage.pk for stage in stages]
     scorecards = _scorecards(stage_ids)
-    card_rubrics = rubrics_for_stages_and_cards(stages, scorecards.values())[1]
+    rubrics, card_rubrics = rubrics_for_stages_and_cards(stages, scorecards.values())
     reviews = review_scores_for_stages(stage_ids)
     deep_dives = deep_dive_feedback_for_stages(_deep_dive_stage_ids(stages))
     # A coach's scorecard wins, so the automatic one is built only where there is none.
