@@ -438,3 +438,13 @@ def test_beat_runs_the_reminders_every_minute(world, waiting, settings):
     booking_create(stage=waiting, slot=_slot(world.coach), actor=world.owner)
     assert task.apply().get() == 1
     assert task.apply().get() == 0
+
+
+def test_a_mail_server_that_is_down_does_not_undo_the_booking(world, waiting, committed, caplog):
+    with (
+        mock.patch("django.core.mail.EmailMessage.send", side_effect=OSError("refused")),
+        committed(),
+    ):
+        booking = booking_create(stage=waiting, slot=_slot(world.coach), actor=world.owner)
+    assert Booking.objects.get(pk=booking.pk).status == "booked"
+    assert "the booked mail failed" in caplog.text
