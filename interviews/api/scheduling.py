@@ -135,7 +135,7 @@ def _wall_clock(value: datetime) -> datetime:
 class SlotsApi(PracticeApi):
     @extend_schema(
         responses={200: SlotSerializer(many=True)},
-        description="The calling coach's slots that have not ended (booked ones flagged).",
+        description="The calling coach's slots from the last day on (booked ones flagged).",
     )
     def get(self, request: Request) -> Response:
         access_slot_publish(request.user)

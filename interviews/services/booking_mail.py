@@ -4,7 +4,9 @@ reminder; METHOD:CANCEL on cancel) attached for both sides, each with their own 
 One UID per booking and a SEQUENCE that grows with every change let calendar clients
 update the one event instead of adding another (RFC 5546)."""
 
+import logging
 from datetime import UTC
+from email.utils import parseaddr
 
 from django.conf import settings
 from django.core.mail import EmailMessage
@@ -12,6 +14,8 @@ from django.utils import timezone
 from icalendar import Calendar, Event, vCalAddress, vText
 
 from interviews.models import Booking
+
+logger = logging.getLogger(__name__)
 
 SUBJECTS = {
     "booked": "Session booked: {title}",
@@ -53,7 +57,7 @@ def booking_invite(booking: Booking, *, cancel: bool, for_coach: bool) -> bytes:
     event.add("location", link)
     event.add("description", f"Join the interview room: {link}")
     event.add("status", "CANCELLED" if cancel else "CONFIRMED")
-    organizer = vCalAddress(f"mailto:{settings.DEFAULT_FROM_EMAIL.split('<')[-1].rstrip('>')}")
+    organizer = vCalAddress(f"mailto:{parseaddr(settings.DEFAULT_FROM_EMAIL)[1]}")
     organizer.params["cn"] = vText("Mockloop")
     event["organizer"] = organizer
     event.add("attendee", _attendee(booking.candidate, "REQ-PARTICIPANT"))
@@ -78,7 +82,17 @@ def _body(booking: Booking, kind: str, *, for_coach: bool) -> str:
 
 
 def booking_mail_send(booking: Booking, kind: str) -> int:
-    """Mail both sides (those with an address) about the booking; returns mails sent."""
+    """Mail both sides (those with an address) about the booking; returns mails sent. Runs
+    after the booking has committed, so a mail server that is down is logged, not raised:
+    the booking stands and both sides still see it on their home pages."""
+    try:
+        return _send(booking, kind)
+    except Exception:
+        logger.exception("booking %s: the %s mail failed", booking.pk, kind)
+        return 0
+
+
+def _send(booking: Booking, kind: str) -> int:
     sent = 0
     cancel = kind == "cancelled"
     for user, for_coach in ((booking.candidate, False), (booking.coach, True)):

@@ -70,6 +70,9 @@ def test_a_coach_publishes_a_slot_and_a_candidate_books_it(
     expect(row).to_contain_text("Booked")
     expect(row).to_contain_text("3:00 PM GMT+1 with coach-lin")
     expect(row).to_contain_text("coach coach-lin")
+    # Its clock opens at the booked time: the candidate's Start waits until then.
+    expect(row.get_by_role("button", name="Start", exact=True)).to_be_disabled()
+    expect(row).to_contain_text("Opens at the booked time")
     candidate.screenshot(path=screenshot_path("scheduling-loop-booked"), full_page=True)
     booking = Booking.objects.get()
     assert booking.starts_at == starts_utc and booking.coach.username == "coach-lin"

@@ -527,7 +527,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The calling coach's slots that have not ended (booked ones flagged). */
+        /** @description The calling coach's slots from the last day on (booked ones flagged). */
         get: operations["v1_slots_list"];
         put?: never;
         /** @description Publish a slot (or the same local time on `weeks` weeks); 409 `slot_overlaps` if it overlaps one of the coach's own slots. */

@@ -10,6 +10,7 @@ import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
 import { schedulingApi, type Booking } from "../scheduling/api";
 import { StageBooking } from "../scheduling/StageBooking";
+import { useNow } from "../scheduling/useNow";
 import { LoopProgress } from "./Dashboard";
 
 const LOOP_POLL_MS = 5000;
@@ -38,6 +39,9 @@ function StageRow({
   const status = stage.status ?? "pending";
 
   const coach = coachState(stage);
+  const now = useNow();
+  // A booked stage's clock starts at the booked time (or when the coach starts it).
+  const beforeBooking = canBook && booking !== undefined && now < Date.parse(booking.starts_at);
 
   async function start(solo = false) {
     const question = solo ? null : startClockQuestion(stage.minutes);
@@ -86,11 +90,16 @@ function StageRow({
               type="button"
               className="primary"
               onClick={() => void start()}
-              disabled={busy || liveElsewhere !== undefined}
-              aria-describedby={liveElsewhere ? `live-elsewhere-${stage.id}` : undefined}
+              disabled={busy || liveElsewhere !== undefined || beforeBooking}
+              aria-describedby={liveElsewhere ? `live-elsewhere-${stage.id}` : beforeBooking ? `booked-later-${stage.id}` : undefined}
             >
               {busy ? "Starting…" : "Start"}
             </button>
+            {beforeBooking && !liveElsewhere && (
+              <span id={`booked-later-${stage.id}`} className="small muted booked-later">
+                Opens at the booked time
+              </span>
+            )}
             {liveElsewhere && (
               <span id={`live-elsewhere-${stage.id}`} className="small muted">
                 Finish {liveElsewhere.title} first

@@ -42,7 +42,7 @@ export function UpcomingSessions({ side }: { side: "candidate" | "coach" }) {
     <section className="upcoming-sessions" aria-labelledby={`upcoming-${side}`} data-testid="upcoming-sessions">
       <div className="page-head">
         <h2 id={`upcoming-${side}`}>Upcoming sessions</h2>
-        {side === "coach" && (
+        {side === "coach" && me.role === "coach" && (
           <Link className="button secondary small" to="/coach/availability">
             Your availability
           </Link>
@@ -58,7 +58,9 @@ export function UpcomingSessions({ side }: { side: "candidate" | "coach" }) {
       {bookings.data && mine.length === 0 && (
         <p className="muted">
           {side === "coach"
-            ? "No sessions booked with you yet. Publish your availability so candidates can book you."
+            ? me.role === "coach"
+              ? "No sessions booked with you yet. Publish your availability so candidates can book you."
+              : "No sessions booked with you."
             : "No sessions booked. From a coached loop's page, book a session for a live round."}
         </p>
       )}

@@ -194,3 +194,17 @@ def test_the_lists_run_a_bounded_number_of_queries(
         with django_assert_max_num_queries(5):
             response = client.get(f"{API}/{path}")
         assert len(response.json()) == rows, path
+
+
+def test_the_candidate_starting_a_booked_stage_early_is_409(world: World, as_user, waiting):
+    slot = _publish(as_user(world.coach), _soon()).json()[0]
+    owner = as_user(world.owner)
+    owner.post(f"{API}/bookings/", {"stage": waiting.pk, "slot": slot["id"]}, format="json")
+    early = owner.post(f"{API}/stages/{waiting.pk}/start/", {}, format="json")
+    assert early.status_code == 409 and early.json()["code"] == "booking_not_started"
+    assert early.json()["errors"]["starts_at"] == slot["starts_at"].replace("Z", "+00:00")
+    solo = owner.post(f"{API}/stages/{waiting.pk}/start/", {"solo": True}, format="json")
+    assert solo.status_code == 409 and solo.json()["code"] == "booking_not_started"
+    # Its coach starts it whenever they like.
+    started = as_user(world.coach).post(f"{API}/stages/{waiting.pk}/start/", {}, format="json")
+    assert started.status_code == 200 and started.json()["status"] == "live"

@@ -421,3 +421,30 @@ def test_two_threads_booking_one_slot_at_once_one_wins(world, waiting, check):
             thread.join(timeout=60)
     assert sorted(outcomes) == ["booked", "slot_taken"]
     assert Booking.objects.filter(slot=slot, status="booked").count() == 1
+
+
+def test_beat_runs_the_reminders_every_minute(world, waiting, settings):
+    from django.conf import settings as django_settings
+
+    from interviews.tasks import bookings_remind as task
+
+    entry = next(
+        e
+        for e in django_settings.CELERY_BEAT_SCHEDULE.values()
+        if e["task"] == "interviews.bookings_remind"
+    )
+    assert entry["schedule"] == 60.0
+    settings.BOOKING_REMINDER_MINUTES = 24 * 60 * 7
+    booking_create(stage=waiting, slot=_slot(world.coach), actor=world.owner)
+    assert task.apply().get() == 1
+    assert task.apply().get() == 0
+
+
+def test_a_mail_server_that_is_down_does_not_undo_the_booking(world, waiting, committed, caplog):
+    with (
+        mock.patch("django.core.mail.EmailMessage.send", side_effect=OSError("refused")),
+        committed(),
+    ):
+        booking = booking_create(stage=waiting, slot=_slot(world.coach), actor=world.owner)
+    assert Booking.objects.get(pk=booking.pk).status == "booked"
+    assert "the booked mail failed" in caplog.text
