@@ -20,6 +20,7 @@ from interviews.models import Booking, Loop, Stage
 from interviews.realtime.events import emit
 from interviews.roles import COACH, role_of
 
+from .booking_mail import booking_mail_send
 from .errors import InvalidInput, StateConflict
 from .submissions import stage_submit_latest_code
 
@@ -138,6 +139,7 @@ def stage_release(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
     stage.coach = None
     stage.coach_requested = True
     stage.save(update_fields=["coach", "coach_requested"])
+    _booking_follows_coach(stage, to=None)
     emit(stage, "stage.released", {"coach": previous}, actor=actor)
     return stage
 
@@ -156,8 +158,34 @@ def stage_hand_over(*, stage: Stage, actor: AbstractBaseUser, to: AbstractBaseUs
     stage.coach = to
     stage.coach_requested = True
     stage.save(update_fields=["coach", "coach_requested"])
+    _booking_follows_coach(stage, to=to)
     emit(stage, "stage.claimed", {"coach": to.get_username()}, actor=actor)
     return stage
+
+
+def _booking_follows_coach(stage: Stage, *, to: AbstractBaseUser | None) -> None:
+    """A booked session goes where its stage's coach goes: released, it is cancelled (the
+    slot stays the old coach's; both sides get a METHOD:CANCEL); handed over, the new
+    coach has it at the same time (same calendar UID, SEQUENCE + 1, both mailed). Without
+    this the booking kept the old coach, who no longer had the stage."""
+    booking = (
+        Booking.objects.select_for_update()
+        .select_related("stage", "candidate", "coach", "slot")
+        .filter(stage=stage, status=Booking.Status.BOOKED)
+        .first()
+    )
+    if booking is None:
+        return
+    booking.sequence += 1
+    if to is None:
+        booking.status = Booking.Status.CANCELLED
+        kind = "cancelled"
+    else:
+        booking.coach = to
+        booking.reminded_at = None
+        kind = "rescheduled"
+    booking.save(update_fields=["status", "coach", "sequence", "reminded_at", "updated_at"])
+    transaction.on_commit(lambda: booking_mail_send(booking, kind))
 
 
 @transaction.atomic

@@ -28,7 +28,7 @@ from interviews.services.scheduling import (
     slot_update,
     slots_publish,
 )
-from interviews.services.stages import stage_finish, stage_start
+from interviews.services.stages import stage_finish, stage_hand_over, stage_release, stage_start
 
 pytestmark = pytest.mark.django_db
 
@@ -448,3 +448,28 @@ def test_a_mail_server_that_is_down_does_not_undo_the_booking(world, waiting, co
         booking = booking_create(stage=waiting, slot=_slot(world.coach), actor=world.owner)
     assert Booking.objects.get(pk=booking.pk).status == "booked"
     assert "the booked mail failed" in caplog.text
+
+
+def test_a_released_stage_cancels_its_booking_and_mails_both(world, waiting, committed):
+    booking = booking_create(stage=waiting, slot=_slot(world.coach), actor=world.owner)
+    mail.outbox.clear()
+    with committed():
+        stage_release(stage=waiting, actor=world.coach)
+    booking.refresh_from_db()
+    assert (booking.status, booking.sequence) == ("cancelled", 1)
+    assert booking not in upcoming_bookings_for(world.owner)
+    assert booking not in upcoming_bookings_for(world.coach)
+    assert {m.to[0] for m in mail.outbox} == {world.owner.email, world.coach.email}
+    assert all(_invite(m)["METHOD"] == "CANCEL" for m in mail.outbox)
+
+
+def test_a_handed_over_stage_takes_its_booking_to_the_new_coach(world, waiting, committed):
+    booking = booking_create(stage=waiting, slot=_slot(world.coach), actor=world.owner)
+    mail.outbox.clear()
+    with committed():
+        stage_hand_over(stage=waiting, actor=world.coach, to=world.assigned)
+    booking.refresh_from_db()
+    assert (booking.status, booking.coach_id, booking.sequence) == ("booked", world.assigned.pk, 1)
+    assert {m.to[0] for m in mail.outbox} == {world.owner.email, world.assigned.email}
+    event = _invite(mail.outbox[0]).walk("VEVENT")[0]
+    assert event["UID"] == booking.calendar_uid and int(event["SEQUENCE"]) == 1
