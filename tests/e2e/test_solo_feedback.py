@@ -1,8 +1,11 @@
 """Solo practice gives feedback: a candidate without a coach finishes a stage of every
-kind and, in the browser, reads a non-empty automatic scorecard with evidence on each,
-the model answers after the stage (not before), a self-assessment form, and a loop
-report with an overall score."""
+kind by clicking Finish in its room and, in the browser, reads a non-empty automatic
+scorecard with the evidence of each kind (hidden tests, comment matches, key points
+with the sentence that covered them, the deep-dive checklist), the model answers after
+the stage (not before), a self-assessment form, and a loop report with an overall
+score. The design prompt's diagram renders with readable labels."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -13,7 +16,7 @@ from interviews.models import LoopTemplate, PlantedFlaw, Stage, Submission
 from interviews.services.answers import answer_save
 from interviews.services.loops import loop_start
 from interviews.services.reviews import review_comment_create
-from interviews.services.stages import stage_finish, stage_start
+from interviews.services.stages import stage_start
 from tests.factories import UserFactory
 
 from .conftest import sign_in
@@ -50,18 +53,22 @@ def _submission(stage: Stage, question, part: int, mode: str, passed: int, total
         verdict="accepted" if passed == total else "wrong_answer",
         passed=passed,
         total=total,
+        max_time_ms=140,
     )
     Submission.objects.filter(pk=submission.pk).update(created_at=at)
 
 
 def _play(stage: Stage) -> None:
-    """What the candidate did in each stage, then Finish."""
+    """What the candidate did in each stage (Finish is clicked in the browser)."""
     candidate = stage.loop.candidate
     stage_start(stage=stage, actor=candidate)
     stage = Stage.objects.get(pk=stage.pk)
     questions = [link.question for link in stage.stage_questions.order_by("position")]
     if stage.kind in ("coding", "challenge"):
         first = questions[0]
+        # as its verification would have stored it (the bank is imported unverified here)
+        first.reference_time_ms = {"python": {"1": 90}}
+        first.save(update_fields=["reference_time_ms"])
         hidden = first.parts.get(position=1).tests.filter(visibility="hidden").count()
         _submission(stage, first, 1, "run", 1, 1, stage.started_at + timedelta(minutes=3))
         _submission(
@@ -93,7 +100,50 @@ def _play(stage: Stage) -> None:
         )
     else:
         answer_save(stage=stage, actor=candidate, question=questions[0], text=ANSWERS[stage.kind])
-    stage_finish(stage=Stage.objects.get(pk=stage.pk), actor=candidate)
+
+
+def _finish_in_the_room(page: Page, stage: Stage) -> None:
+    page.goto(f"/stages/{stage.pk}")
+    page.get_by_test_id("stage-status").get_by_text("live").wait_for()
+    page.get_by_role("button", name="Finish stage").click()  # the confirm is accepted
+    page.get_by_test_id("stage-status").get_by_text("done").wait_for()
+
+
+#: Evidence each kind's card must show (regular expressions over the card's text).
+EVIDENCE = {
+    "challenge": [
+        r'Q1 part 1 ".+": \d+/\d+ hidden tests — accepted after 9 min',
+        r"Q2 not attempted",
+    ],
+    "coding": [
+        r'Q1 part 1 ".+": \d+/\d+ hidden tests — accepted after 9 min',
+        r"your slowest test 140 ms vs reference 90 ms: 1\.6×",
+    ],
+    "review": [
+        r"your comment on [\d–]+ matched \S+ \(same category, lines overlap\); counted",
+        r"category differed \(other\), counted as found",
+    ],
+    "screen": [r'(?<!not )covered \(Q1\): .+ — ".+"'],
+    "hm_call": [r'(?<!not )covered \(Q1\): .+ — ".+"'],
+    "design": [r"covered \(Q1\): "],
+    "deep_dive": [r'covered \(Q1\): Says what they did themselves — "I led the design\."'],
+    "values": [r'(?<!not )covered \(Q1\): .+ — ".+"'],
+}
+
+
+def _check_the_diagram(page: Page, stage: Stage, screenshot_path) -> None:
+    """The design prompt's mermaid diagram, as rendered in the room: its labels are at
+    least 11 px tall on screen (they once rendered at ~6 px, scaled down to fit)."""
+    page.goto(f"/stages/{stage.pk}")
+    diagram = page.locator(".mermaid-diagram svg").first
+    diagram.wait_for()
+    heights = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.mermaid-diagram svg .nodeLabel,'
+              + ' .mermaid-diagram svg text'))
+              .map(e => e.getBoundingClientRect().height).filter(h => h > 0)"""
+    )
+    page.locator(".mermaid-diagram").first.screenshot(path=screenshot_path("design-diagram"))
+    assert heights and min(heights) >= 11, heights
 
 
 def test_a_solo_candidate_reads_automatic_scorecards_for_every_stage_kind(
@@ -123,14 +173,22 @@ def test_a_solo_candidate_reads_automatic_scorecards_for_every_stage_kind(
     ).to_be_visible()
     expect(page.get_by_test_id("model-answers")).to_have_count(0)
 
+    page.on("dialog", lambda dialog: dialog.accept())
     for stage in stages:
         _play(stage)
+        if stage.kind == "design":
+            _check_the_diagram(page, stage, screenshot_path)
+        _finish_in_the_room(page, stage)
+        assert Stage.objects.get(pk=stage.pk).status == "done"
     for stage in stages:
         page.goto(f"/stages/{stage.pk}/scorecard")
         card = page.get_by_test_id("auto-scorecard")
         expect(card).to_contain_text("Automatic scorecard")
         expect(card.locator(".level-dots").first).to_be_visible()
         expect(card.locator(".evidence li").first).to_be_visible()
+        evidence = "\n".join(card.locator(".evidence li").all_text_contents())
+        for pattern in EVIDENCE[stage.kind]:
+            assert re.search(pattern, evidence), (stage.kind, pattern, evidence)
         expect(page.get_by_test_id("model-answers")).to_be_visible()
         card.screenshot(path=screenshot_path(f"auto-scorecard-{stage.kind}"))
     # The values round: the self-assessment form sits beside the automatic scores.

@@ -86,6 +86,10 @@ def test_verify_from_a_web_process_without_docker_runs_on_the_worker(
     # the python reference × 2 parts, samples and hidden tests alike: (1 + 2) + (1 + 1)
     assert passed["verification"]["total"] == 5
     assert passed["verified_at"]
+    # the reference's slowest hidden test per part, for the scorecard's run-time comparison
+    times = m.Question.objects.get(pk=ids["adder-ok"]).reference_time_ms
+    assert set(times) == {"python"} and set(times["python"]) == {"1", "2"}
+    assert all(isinstance(ms, int) and ms >= 0 for ms in times["python"].values())
 
     failed = _wait_verification(web_without_docker, admin_api, ids["adder-bad"])
     assert failed["verification"]["state"] == "failed"
@@ -121,7 +125,9 @@ def test_bank_import_from_a_web_process_without_docker_verifies_on_the_worker(
     )
     assert response.status_code == 200, response.text
     assert response.json()["questions"]["verified"] == ["adder-import"]
-    assert m.Question.objects.get(slug="adder-import").verified_at is not None
+    imported = m.Question.objects.get(slug="adder-import")
+    assert imported.verified_at is not None
+    assert set(imported.reference_time_ms["python"]) == {"1", "2"}  # saved by the import too
 
     broken = _bank(data.coding_question("adder-import-bad"))
     response = admin_api.post(

@@ -47,13 +47,13 @@ export function KeyPointEditor({
                 <strong>Key point {i + 1}</strong>
                 <ItemControls index={i} count={keyPoints.length} label={`key point ${i + 1}`} onMove={(to) => onChange(moveItem(keyPoints, i, to))} onRemove={() => onChange(keyPoints.filter((_, j) => j !== i))} />
               </div>
-              <div className="form-grid">
-                <label className="span-2">
+              <div className="key-point-fields">
+                <label className="key-point-text">
                   Point (what a strong answer says)
                   <input value={k.point} onChange={(e) => update(i, { point: e.target.value })} placeholder="prefill is compute-bound" />
                   <FieldError errors={errors} path={`${at}.point`} />
                 </label>
-                <label className="span-2">
+                <label className="key-point-dimension">
                   Rubric dimension
                   <input list={listId} value={k.dimension} onChange={(e) => update(i, { dimension: e.target.value })} />
                   <FieldError errors={errors} path={`${at}.dimension`} />
@@ -63,7 +63,7 @@ export function KeyPointEditor({
                     {label}
                     <textarea
                       className="mono"
-                      rows={2}
+                      rows={3}
                       value={(k.patterns[language] ?? []).join("\n")}
                       onChange={(e) => update(i, { patterns: { ...k.patterns, [language]: e.target.value.split("\n") } })}
                     />

@@ -7,7 +7,7 @@ from interviews.judging import verification
 from interviews.judging.verification import LocalRunner, question_verify
 from sandbox import JobResult
 from sandbox import TestResult as SandboxTestResult
-from tests.factories import CodingQuestionFactory, PartFactory, TestCaseFactory
+from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 
@@ -15,12 +15,12 @@ pytestmark = pytest.mark.django_db
 def test_a_passed_verification_stores_the_slowest_hidden_test_per_language_and_part(
     monkeypatch,
 ):
-    question = CodingQuestionFactory(status="draft")
+    question = f.CodingQuestionFactory(status="draft")
     for position in (1, 2):
-        part = PartFactory(question=question, position=position)
-        TestCaseFactory(part=part, visibility="sample")
-        TestCaseFactory(part=part, visibility="hidden")
-        TestCaseFactory(part=part, visibility="hidden")
+        part = f.PartFactory(question=question, position=position)
+        f.TestCaseFactory(part=part, visibility="sample")
+        f.TestCaseFactory(part=part, visibility="hidden")
+        f.TestCaseFactory(part=part, visibility="hidden")
     # samples first, then the hidden tests; the sample is the slowest and does not count
     times = {1: [500, 40, 90], 2: [500, 120, 30]}
 
@@ -41,8 +41,8 @@ def test_a_passed_verification_stores_the_slowest_hidden_test_per_language_and_p
 
 
 def test_a_failed_verification_keeps_no_run_time(monkeypatch):
-    question = CodingQuestionFactory(status="draft")
-    TestCaseFactory(part=PartFactory(question=question), visibility="hidden")
+    question = f.CodingQuestionFactory(status="draft")
+    f.TestCaseFactory(part=f.PartFactory(question=question), visibility="hidden")
     monkeypatch.setattr(
         verification,
         "run_tests",

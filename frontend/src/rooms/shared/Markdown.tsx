@@ -9,7 +9,20 @@ async function renderMermaid(root: HTMLElement): Promise<void> {
   const blocks = Array.from(root.querySelectorAll<HTMLElement>("pre > code.language-mermaid"));
   if (!blocks.length) return;
   const { default: mermaid } = await import("mermaid");
-  mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: "neutral" });
+  // Diagrams keep their natural size and scroll sideways in a narrow pane: scaled to fit,
+  // a wide flowchart's labels shrank to ~6 px.
+  const natural = { useMaxWidth: false };
+  mermaid.initialize({
+    startOnLoad: false,
+    securityLevel: "strict",
+    theme: "neutral",
+    flowchart: natural,
+    sequence: natural,
+    class: natural,
+    state: natural,
+    er: natural,
+    gantt: natural,
+  });
   for (const code of blocks) {
     const pre = code.parentElement;
     if (!pre || !pre.isConnected) continue;
@@ -17,6 +30,7 @@ async function renderMermaid(root: HTMLElement): Promise<void> {
       const { svg } = await mermaid.render(`mermaid-${++mermaidSeq}`, code.textContent ?? "");
       const figure = document.createElement("figure");
       figure.className = "mermaid-diagram";
+      figure.tabIndex = 0; // scrollable by keyboard when wider than the pane
       figure.innerHTML = svg;
       pre.replaceWith(figure);
     } catch {
