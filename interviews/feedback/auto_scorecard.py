@@ -261,32 +261,33 @@ def coding_signals(
             )
         )
 
-    # testing: a run before the first submit of each submitted part; failed submits.
+    # testing: a run before the first submit of each open part; failed submits. A part
+    # never submitted shows no testing, so it counts against the share (as in performance):
+    # one tested question of four is not "always tests".
     submitted = [(o, p) for o, p in parts if p["submits"]]
     ran = sum(1 for _, p in submitted if p["ran_before_submit"])
     failed = sum(p["failed_submits"] for _, p in parts)
     testing = Signal("testing", None, "nothing was submitted")
     if submitted:
-        level = level_from_share(ran / len(submitted))
+        level = level_from_share(ran / len(parts))
         rule = _share_rule(
-            "parts run on samples or custom input before submitting", ran, len(submitted)
+            "open parts run on samples or custom input before submitting", ran, len(parts)
         )
         if failed >= FAILED_SUBMITS_PENALTY_AT and level > 1:
             level -= 1
             rule += f"; {failed} failed submits (≥ {FAILED_SUBMITS_PENALTY_AT}): −1 → level {level}"
         testing = Signal("testing", level, rule)
-        for outcome, part in submitted:
+        for outcome, part in parts:
+            if not part["submits"]:
+                text = "not submitted, so no testing to credit"
+            else:
+                text = (
+                    "ran before submitting"
+                    if part["ran_before_submit"]
+                    else "submitted without a run first"
+                ) + f"; {part['failed_submits']} failed of {part['submits']} submits"
             testing.evidence.append(
-                _evidence(
-                    "coding.ran-before-submit",
-                    f"{where(outcome, part)}: "
-                    + (
-                        "ran before submitting"
-                        if part["ran_before_submit"]
-                        else "submitted without a run first"
-                    )
-                    + f"; {part['failed_submits']} failed of {part['submits']} submits",
-                )
+                _evidence("coding.ran-before-submit", f"{where(outcome, part)}: {text}")
             )
 
     performance = performance_signal(questions, outcomes)

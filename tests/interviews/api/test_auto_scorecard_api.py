@@ -137,7 +137,10 @@ def test_a_solo_loop_report_has_an_overall(world, as_user):
 
 
 def test_the_coding_card_compares_run_time_with_the_stored_reference(world, as_user):
-    m.Dimension.objects.create(rubric=world.rubric, position=3, name="Performance", weight=1)
+    # The stage is scored on the rubric version its loop pinned: the dimension goes there.
+    version = m.Stage.objects.get(pk=world.coding.pk).rubric_version
+    version.dimensions = [*version.dimensions, {"name": "Performance", "weight": 1}]
+    version.save(update_fields=["dimensions"])
     m.Question.objects.filter(pk=world.coding_q.pk).update(reference_time_ms={"python": {"1": 90}})
     finish(world.coding)
     submit(world, 1, 1, 1, minutes=5, max_time_ms=140)

@@ -113,17 +113,29 @@ def test_coverage_is_open_parts_accepted():
 
 
 def test_testing_rewards_runs_before_submitting_and_docks_many_failed_submits():
-    careful = CodingQuestionFacts("Q1", "A", PARTS, [run(1, 1), submit(1, 3, 3, 3)])
+    both = [run(2, 8), submit(2, 9, 2, 2)]
+    careful = CodingQuestionFacts("Q1", "A", PARTS, [run(1, 1), submit(1, 3, 3, 3), *both])
     signals, _ = coding_signals([careful], started_at=T0)
     assert signals["testing"].level == 4
     flailing = CodingQuestionFacts(
-        "Q1", "A", PARTS, [run(1, 1)] + [submit(1, 2 + i, 0, 3) for i in range(3)]
+        "Q1", "A", PARTS, [run(1, 1)] + [submit(1, 2 + i, 0, 3) for i in range(3)] + both
     )
     signals, _ = coding_signals([flailing], started_at=T0)
     assert signals["testing"].level == 3
     assert "3 failed submits" in signals["testing"].rule
     nothing, _ = coding_signals([CodingQuestionFacts("Q1", "A", PARTS, [])], started_at=T0)
     assert nothing["testing"].level is None
+
+
+def test_testing_counts_a_part_never_submitted_against_the_share():
+    """One tested part of two is not "always tests": an untouched part shows no testing
+    (before, the share was over submitted parts only and read 1/1 = 100% → level 4)."""
+    half = CodingQuestionFacts("Q1", "A", PARTS, [run(1, 1), submit(1, 3, 3, 3)])
+    signals, _ = coding_signals([half], started_at=T0)
+    assert signals["testing"].level == 2
+    assert "1/2" in signals["testing"].rule
+    texts = [e["text"] for e in signals["testing"].evidence]
+    assert texts[1] == 'Q1 part 2 "Deadline": not submitted, so no testing to credit'
 
 
 def timed_submit(part: int, minute: float, ms: int, language: str = "python"):
