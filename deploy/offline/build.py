@@ -179,19 +179,35 @@ def _requirements() -> list[str]:
     return [*project["dependencies"], *BUILD_REQUIREMENTS]
 
 
-def ensure_wheels() -> Path:
+def _python_version(command: list[str]) -> str:
+    script = "import platform; print(platform.python_version())"
+    result = subprocess.run([*command, "-c", script], capture_output=True, text=True, check=True)
+    return result.stdout.strip()
+
+
+def ensure_wheels(base: str) -> Path:
     """Every dependency as a wheel, fetched by the host's pip (its index configuration,
-    PyPI or a mirror), cached per requirement list: the image build needs no network."""
+    PyPI or a mirror), cached per requirement list: the image build needs no network.
+    The pip runs on the same Python version as the image's (by default Debian's
+    /usr/bin/python3, as the image's is): environment markers (e.g. redis needs
+    async-timeout before 3.11.3) are evaluated for the interpreter that resolves."""
+    python = os.environ.get("MOCKLOOP_OFFLINE_PYTHON", "/usr/bin/python3")
+    wanted = _python_version(["docker", "run", "--rm", "--network", "none", base, "python3"])
+    have = _python_version([python])
+    if have != wanted:
+        raise rootfs.BuildError(
+            f"{python} is Python {have}, the image's is {wanted}: set MOCKLOOP_OFFLINE_PYTHON "
+            "to a Python of the image's version (with pip) to fetch the wheels"
+        )
     requirements = _requirements()
-    key = hashlib.sha256(json.dumps(requirements).encode()).hexdigest()[:12]
+    key = hashlib.sha256(json.dumps([wanted, *requirements]).encode()).hexdigest()[:12]
     target = rootfs.cache_dir() / f"stack-wheels-{key}"
     if not (target / ".complete").exists():
-        say(f"pip wheel {len(requirements)} requirements into {target}")
+        say(f"pip wheel {len(requirements)} requirements for Python {wanted} into {target}")
         partial = target.with_suffix(".partial")
         subprocess.run(["rm", "-rf", str(partial)], check=True)
         subprocess.run(
-            [sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(partial)]
-            + requirements,
+            [python, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(partial)] + requirements,
             check=True,
         )
         (partial / ".complete").touch()
@@ -222,7 +238,7 @@ def _app_context(base: str, wheels: Path) -> tuple[bytes, str]:
 
 def ensure_app(client, *, fresh: bool = False) -> str:
     base = ensure_base(client, APP_BASE, fresh=fresh)
-    context, version = _app_context(base, ensure_wheels())
+    context, version = _app_context(base, ensure_wheels(base))
     tag = f"mockloop-offline-app:{version}"
     if fresh or not rootfs.image_exists(client, tag):
         started = time.monotonic()
