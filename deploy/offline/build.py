@@ -1,20 +1,21 @@
 """Build the production stack's images with no registry: ``python -m deploy.offline.build
 ensure [--fresh]`` (as root, like the runner images' offline path) prints the tags.
 
-Three images, made the way ``sandbox/images/build.py`` makes the runner images: a
+Four images, made the way ``sandbox/images/build.py`` makes the runner images: a
 debootstrap rootfs of Debian packages, ``docker import``-ed, tagged by a hash of the
 recipe, the rootfs tarballs and downloaded .debs cached under ``MOCKLOOP_SANDBOX_CACHE``:
 
 - ``mockloop-offline-postgres:<hash>`` — Debian's ``postgresql-15`` and an entrypoint that
   initialises PGDATA on first start from POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_DB;
 - ``mockloop-offline-redis:<hash>`` — Debian's ``redis-server``;
+- ``mockloop-offline-coturn:<hash>`` — Debian's ``coturn`` with ``deploy/coturn/``'s files;
 - ``mockloop-offline-app:<hash>`` — Debian's python3 base (imported once), then a
   ``docker build`` layer (``app.Dockerfile``): a virtualenv of wheels fetched from PyPI on
   the host, the project, the frontend built on the host, collectstatic. Its hash covers
   every file it copies, so a code change rebuilds only this layer (seconds).
 
 Each is also tagged ``:latest``, which ``docker-compose.offline.yml`` runs unless
-MOCKLOOP_OFFLINE_{APP,POSTGRES,REDIS}_IMAGE name exact tags. Older tags are left alone.
+MOCKLOOP_OFFLINE_{APP,POSTGRES,REDIS,COTURN}_IMAGE name exact tags. Older tags are left alone.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ class BaseRecipe:
             path = root / target.lstrip("/")
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text((OFFLINE_DIR / source).read_text())
-            path.chmod(0o755)
+            path.chmod((OFFLINE_DIR / source).stat().st_mode & 0o755)
 
 
 def _owned_dir(path: str, user: str) -> Callable[[Path], None]:
@@ -132,6 +133,16 @@ REDIS = BaseRecipe(
         "EXPOSE 6379",
     ),
     steps=(_owned_dir("/data", "redis"),),
+)
+# The call relay, as deploy/coturn/Dockerfile builds it (same files, same user).
+COTURN = BaseRecipe(
+    name="coturn",
+    packages=("coturn",),
+    files={
+        "/etc/mockloop/turnserver.conf": "../coturn/turnserver.conf",
+        "/usr/local/bin/mockloop-turnserver": "../coturn/start.sh",
+    },
+    changes=("USER turnserver", 'CMD ["mockloop-turnserver"]'),
 )
 APP_BASE = BaseRecipe(
     name="app-base",
@@ -267,6 +278,7 @@ def ensure(*, fresh: bool = False) -> dict[str, str]:
         tags = {
             "postgres": ensure_base(client, POSTGRES, fresh=fresh),
             "redis": ensure_base(client, REDIS, fresh=fresh),
+            "coturn": ensure_base(client, COTURN, fresh=fresh),
             "app": ensure_app(client, fresh=fresh),
         }
     for tag in tags.values():

@@ -82,6 +82,7 @@ def test_the_offline_override_swaps_only_the_images(tmp_path):
         "MOCKLOOP_OFFLINE_APP_IMAGE": "mockloop-offline-app:abc",
         "MOCKLOOP_OFFLINE_POSTGRES_IMAGE": "mockloop-offline-postgres:def",
         "MOCKLOOP_OFFLINE_REDIS_IMAGE": "mockloop-offline-redis:123",
+        "MOCKLOOP_OFFLINE_COTURN_IMAGE": "mockloop-offline-coturn:456",
     }
     files = ["-f", "docker-compose.yml", "-f", "deploy/offline/docker-compose.offline.yml"]
     out = subprocess.run(
@@ -100,6 +101,8 @@ def test_the_offline_override_swaps_only_the_images(tmp_path):
     assert services["postgres"]["image"] == "mockloop-offline-postgres:def"
     assert services["redis"]["image"] == "mockloop-offline-redis:123"
     assert services["redis"]["command"] == base["redis"]["command"]
+    assert services["coturn"]["image"] == "mockloop-offline-coturn:456"
+    assert services["coturn"]["network_mode"] == "host"
     for name in ("web", "worker", "redis", "postgres"):
         assert services[name]["healthcheck"] == base[name]["healthcheck"], name
     assert services["web"]["environment"]["READY_CHECK_DOCKER"] == "0"
