@@ -2,7 +2,8 @@
 and structured (JSON) logs.
 
 - `/healthz`: the process answers (no dependencies checked) — for restarts.
-- `/readyz`: the database, Redis, the Docker engine and the judge queue — for routing
+- `/readyz`: the database, Redis, the Docker engine (unless READY_CHECK_DOCKER is off,
+  as for compose's web, which has no Docker socket) and the judge queue — for routing
   traffic; 503 with the failing checks named.
 - `/metrics`: Prometheus text format. Request latency and websocket connections are
   per process; queue depth, verdict counts and judge latency are read from Redis and the
@@ -130,6 +131,8 @@ READINESS_CHECKS = {
 def readyz(request: HttpRequest) -> JsonResponse:
     results = {}
     for name, check in READINESS_CHECKS.items():
+        if name == "docker" and not getattr(settings, "READY_CHECK_DOCKER", True):
+            continue  # this web process never talks to Docker (the workers do)
         try:
             results[name] = check()
         except Exception as exc:  # each failure is reported by name, never raised

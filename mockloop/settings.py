@@ -328,6 +328,8 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 READY_MAX_QUEUE_DEPTH = env_int("READY_MAX_QUEUE_DEPTH", 500)
+# Off where web has no Docker socket (compose): only the workers judge there.
+READY_CHECK_DOCKER = env_bool("READY_CHECK_DOCKER", True)
 METRICS_ALLOWED_IPS = env_list("METRICS_ALLOWED_IPS", [])
 # /metrics wants `Authorization: Bearer <this>`; unset in production, it is served to nobody
 # (unless METRICS_ALLOWED_IPS names the scrapers).

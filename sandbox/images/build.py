@@ -43,6 +43,7 @@ import sys
 import tarfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 SANDBOX_DIR = Path(__file__).resolve().parent.parent
@@ -311,12 +312,27 @@ def _tar_rootfs(root: Path, target: Path) -> None:
     partial.rename(target)
 
 
-def make_rootfs_tarball(language: str, target: Path) -> None:
+def _add_runner_user(root: Path) -> None:
+    with open(root / "etc/passwd", "a") as fh:
+        fh.write(RUNNER_USER)
+    with open(root / "etc/group", "a") as fh:
+        fh.write(RUNNER_GROUP)
+
+
+def make_rootfs_tarball(
+    language: str,
+    target: Path,
+    *,
+    pkgs: list[str] | None = None,
+    extra_steps: tuple[Callable[[Path], None], ...] = (_add_runner_user,),
+) -> None:
+    """debootstrap ``pkgs`` (default: the runner Dockerfile's for ``language``, which then
+    only names the build), prune, run ``extra_steps`` on the root, tar it to ``target``."""
     if os.geteuid() != 0:
         raise BuildError("the offline build runs debootstrap and needs root")
     if not shutil.which(DEBOOTSTRAP):
         raise BuildError("debootstrap is not installed (apt-get install debootstrap)")
-    pkgs = packages(language)
+    pkgs = packages(language) if pkgs is None else pkgs
     debs = cache_dir() / "debs"
     debs.mkdir(parents=True, exist_ok=True)
     root = (cache_dir() / f"build-{language}").resolve()
@@ -341,10 +357,8 @@ def make_rootfs_tarball(language: str, target: Path) -> None:
             shutil.rmtree(root / rel, ignore_errors=True)
         (root / "var/log").mkdir(exist_ok=True)
         (root / "var/cache/apt/archives/partial").mkdir(parents=True, exist_ok=True)
-        with open(root / "etc/passwd", "a") as fh:
-            fh.write(RUNNER_USER)
-        with open(root / "etc/group", "a") as fh:
-            fh.write(RUNNER_GROUP)
+        for step in extra_steps:
+            step(root)
         _strip_setuid(root)
         _tar_rootfs(root, target)
     finally:
@@ -374,17 +388,41 @@ def _debootstrap(language: str, cmd: list[str]) -> None:
         raise BuildError(f"debootstrap failed for {language}:\n" + "\n".join(tail))
 
 
+def build_rootfs_image(
+    client,
+    name: str,
+    pkgs: list[str],
+    tag: str,
+    *,
+    extra_steps: tuple[Callable[[Path], None], ...] = (),
+    changes: list[str] | None = None,
+    fresh: bool = False,
+) -> None:
+    """``docker import`` a debootstrap rootfs of ``pkgs`` as ``tag`` (``repo:version``),
+    its tarball cached as ``<cache>/<name>-<version>.tar`` (older ones of ``name`` are
+    removed). ``changes`` are ``docker import --change`` lines (ENV, CMD, USER…): an
+    imported image has no other metadata."""
+    repo, _, version = tag.partition(":")
+    tarball = cache_dir() / f"{name}-{version}.tar"
+    if fresh or not tarball.exists():
+        for old in cache_dir().glob(f"{name}-*.tar"):
+            old.unlink()
+        make_rootfs_tarball(name, tarball, pkgs=pkgs, extra_steps=extra_steps)
+    say(f"{name}: docker import {tarball.name} as {tag}")
+    client.api.import_image_from_file(str(tarball), repository=repo, tag=version, changes=changes)
+
+
 def build_offline(client, language: str, tag: str, *, fresh: bool) -> None:
     rootfs_tag = f"mockloop-rootfs-{language}:{base_hash(language)}"
     if fresh or not image_exists(client, rootfs_tag):
-        tarball = cache_dir() / f"{language}-{base_hash(language)}.tar"
-        if fresh or not tarball.exists():
-            for old in cache_dir().glob(f"{language}-*.tar"):
-                old.unlink()
-            make_rootfs_tarball(language, tarball)
-        say(f"{language}: docker import {tarball.name} as {rootfs_tag}")
-        repo, _, version = rootfs_tag.partition(":")
-        client.api.import_image_from_file(str(tarball), repository=repo, tag=version)
+        build_rootfs_image(
+            client,
+            language,
+            packages(language),
+            rootfs_tag,
+            extra_steps=(_add_runner_user,),
+            fresh=fresh,
+        )
     say(f"{language}: adding the runner layer on {rootfs_tag}")
     context = io.BytesIO()
     with tarfile.open(fileobj=context, mode="w") as tar:

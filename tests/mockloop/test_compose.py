@@ -1,5 +1,6 @@
 """The production compose file is valid and has what operations rely on."""
 
+import os
 import re
 import shutil
 import subprocess
@@ -70,3 +71,38 @@ def test_the_image_carries_the_bank_that_migrate_imports_and_not_its_generator()
     assert (f"{bank}/", f"{bank}/") in copies
     assert not [source for source, _ in copies if source.startswith("tools")]
     assert "tools" in (BASE_DIR / ".dockerignore").read_text().split()
+
+
+def test_the_offline_override_swaps_only_the_images(tmp_path):
+    """deploy/offline/docker-compose.offline.yml runs the images deploy/offline/build.py
+    makes (pinned by MOCKLOOP_OFFLINE_*_IMAGE) and keeps every command and health check."""
+    base = _compose_config(tmp_path)["services"]
+    env = {
+        **os.environ,
+        "MOCKLOOP_OFFLINE_APP_IMAGE": "mockloop-offline-app:abc",
+        "MOCKLOOP_OFFLINE_POSTGRES_IMAGE": "mockloop-offline-postgres:def",
+        "MOCKLOOP_OFFLINE_REDIS_IMAGE": "mockloop-offline-redis:123",
+        "MOCKLOOP_OFFLINE_COTURN_IMAGE": "mockloop-offline-coturn:456",
+    }
+    files = ["-f", "docker-compose.yml", "-f", "deploy/offline/docker-compose.offline.yml"]
+    out = subprocess.run(
+        ["docker-compose", *files, "config"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    services = yaml.safe_load(out.stdout)["services"]
+    for name in ("migrate", "web", "worker", "images", "beat"):
+        assert services[name]["image"] == "mockloop-offline-app:abc", name
+        assert services[name].get("command") == base[name].get("command"), name
+    assert services["postgres"]["image"] == "mockloop-offline-postgres:def"
+    assert services["redis"]["image"] == "mockloop-offline-redis:123"
+    assert services["redis"]["command"] == base["redis"]["command"]
+    assert services["coturn"]["image"] == "mockloop-offline-coturn:456"
+    assert services["coturn"]["network_mode"] == "host"
+    for name in ("web", "worker", "redis", "postgres"):
+        assert services[name]["healthcheck"] == base[name]["healthcheck"], name
+    assert services["web"]["environment"]["READY_CHECK_DOCKER"] == "0"

@@ -31,6 +31,15 @@ def test_readyz_checks_database_redis_docker_and_queue(settings):
     assert body["checks"]["queue"]["depth"] >= 0
 
 
+def test_readyz_without_a_docker_socket_skips_the_docker_check(settings):
+    """compose's web has no Docker socket (only workers judge): READY_CHECK_DOCKER=0 keeps
+    its /readyz from failing on an engine it never uses."""
+    settings.READY_CHECK_DOCKER = False
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"
+    body = Client().get("/readyz").json()
+    assert set(body["checks"]) == {"database", "redis", "queue"}
+
+
 def test_readyz_names_what_is_down(settings):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
     response = Client().get("/readyz")
