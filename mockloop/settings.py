@@ -1,5 +1,6 @@
 """Mockloop settings: one module, configured by environment variables (see docs/operations.md)."""
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -33,7 +34,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
@@ -182,6 +183,13 @@ REST_FRAMEWORK = {
         "follow_ups": env("THROTTLE_FOLLOW_UPS", "60/min"),
         "chat": env("THROTTLE_CHAT", "120/min"),
     },
+}
+
+# API tokens (django-rest-knox): one per login, stored as a digest, good for this long;
+# logout revokes the caller's token (docs/decisions.md, "Sessions and tokens").
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(seconds=env_int("AUTH_TOKEN_TTL_SECONDS", 7 * 24 * 3600)),
+    "AUTH_HEADER_PREFIX": "Token",
 }
 
 SPECTACULAR_SETTINGS = {
