@@ -40,7 +40,7 @@ from mockloop.web import APP, POOL_ENV, free_port, web_command
 SEED = """
 import json
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from interviews.models import LoopTemplate
 from interviews.services.loops import loop_start
 from interviews.services.stages import stage_start
@@ -48,7 +48,7 @@ user = get_user_model().objects.create_user("bench", password="bench-Password-1"
 loop = loop_start(candidate=user, template=LoopTemplate.objects.get(slug="ai-lab-infra-sde"))
 stage = loop.stages.get(kind="screen")
 stage_start(stage=stage, actor=user)
-print(json.dumps({"token": Token.objects.create(user=user).key, "loop": loop.pk,
+print(json.dumps({"token": AuthToken.objects.create(user=user)[1], "loop": loop.pk,
                   "stage": stage.pk, "question": stage.questions.first().pk}))
 """
 

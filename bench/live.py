@@ -99,7 +99,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from interviews.models import Loop, LoopTemplate, Part, Question, Stage, StageQuestion
 from interviews.roles import COACH_GROUP
 
@@ -130,9 +130,9 @@ stages = Stage.objects.bulk_create([
 StageQuestion.objects.bulk_create(
     [StageQuestion(stage=stage, question=question, position=1) for stage in stages]
 )
-tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
+tokens = [AuthToken.objects.create(user=u)[1] for u in users]
 out = [
-    {"stage": stage.pk, "doc": f"code:{question.pk}", "candidate": cand.key, "coach": coach.key}
+    {"stage": stage.pk, "doc": f"code:{question.pk}", "candidate": cand, "coach": coach}
     for stage, cand, coach in zip(stages, tokens[0::2], tokens[1::2])
 ]
 print(json.dumps(out))

@@ -1,24 +1,50 @@
 """Authentication that loads the user's role with the user (see `roles.with_coach_flag`):
-DRF's token authentication, Django's session backend, the websocket's `?token=` and the
-room's access re-check, each one query instead of two."""
+API tokens (django-rest-knox: one per login, stored as a digest, with an expiry), Django's
+session backend, the websocket's `?token=` and the room's access re-check, each one query
+instead of two."""
+
+import binascii
+from hmac import compare_digest
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
-from rest_framework import authentication, exceptions
+from django.utils import timezone
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.plumbing import build_bearer_security_scheme_object
+from knox.auth import TokenAuthentication as KnoxTokenAuthentication
+from knox.crypto import hash_token
+from knox.settings import CONSTANTS
+from rest_framework import exceptions
 
 from interviews.roles import remember_role, with_coach_flag
 
 
-def token_with_user(key: str):
-    """The token `key` with its user, whose role is remembered; None if there is none.
-    Callers decide what an inactive user means."""
-    from rest_framework.authtoken.models import Token
+class TokenExpired(Exception):
+    """The key was right, but its token's time is up (the row is deleted)."""
 
-    rows = with_coach_flag(Token.objects.select_related("user"), "user_id")
-    token = rows.filter(key=key).first()
-    if token is not None:
+
+def token_with_user(key: str):
+    """The live token `key` with its user, whose role is remembered; None if there is none;
+    TokenExpired if it was one and has expired. Callers decide what an inactive user means.
+    """
+    from knox.models import AuthToken
+
+    if not key:
+        return None
+    try:
+        digest = hash_token(key)
+    except (TypeError, ValueError, binascii.Error):
+        return None
+    rows = with_coach_flag(AuthToken.objects.select_related("user"), "user_id")
+    for token in rows.filter(token_key=key[: CONSTANTS.TOKEN_KEY_LENGTH]):
+        if not compare_digest(digest, token.digest):
+            continue
+        if token.expiry is not None and token.expiry <= timezone.now():
+            token.delete()
+            raise TokenExpired
         remember_role(token.user, token.user_is_coach)
-    return token
+        return token
+    return None
 
 
 def user_with_role(user_id):
@@ -29,14 +55,35 @@ def user_with_role(user_id):
     return user
 
 
-class TokenAuthentication(authentication.TokenAuthentication):
-    def authenticate_credentials(self, key: str):
-        token = token_with_user(key)
-        if token is None:
+class TokenAuthentication(KnoxTokenAuthentication):
+    """knox's `Authorization: Token <key>`, with the role in the same query and a code
+    a client can act on: `token_expired` (sign in again) apart from a wrong key."""
+
+    def authenticate_credentials(self, token: bytes):
+        try:
+            auth_token = token_with_user(token.decode("utf-8", "replace"))
+        except TokenExpired:
+            raise exceptions.AuthenticationFailed(
+                "The token has expired; sign in again.", code="token_expired"
+            ) from None
+        if auth_token is None:
             raise exceptions.AuthenticationFailed("Invalid token.")
-        if not token.user.is_active:
+        if not auth_token.user.is_active:
             raise exceptions.AuthenticationFailed("User inactive or deleted.")
-        return (token.user, token)
+        return (auth_token.user, auth_token)
+
+
+class TokenScheme(OpenApiAuthenticationExtension):
+    """The OpenAPI schema's name for it: `tokenAuth`, `Authorization: Token <key>`, as the
+    DRF tokens it replaced were described."""
+
+    target_class = TokenAuthentication
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema):
+        return build_bearer_security_scheme_object(
+            header_name="Authorization", token_prefix="Token"
+        )
 
 
 class RoleModelBackend(ModelBackend):

@@ -1,5 +1,6 @@
 """Mockloop settings: one module, configured by environment variables (see docs/operations.md)."""
 
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -33,7 +34,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
@@ -191,6 +192,13 @@ REST_FRAMEWORK = {
         # one MediaRecorder chunk every few seconds, and its retries
         "recording_chunk": env("THROTTLE_RECORDING_CHUNK", "120/min"),
     },
+}
+
+# API tokens (django-rest-knox): one per login, stored as a digest, good for this long;
+# logout revokes the caller's token (docs/decisions.md, "Sessions and tokens").
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(seconds=env_int("AUTH_TOKEN_TTL_SECONDS", 7 * 24 * 3600)),
+    "AUTH_HEADER_PREFIX": "Token",
 }
 
 SPECTACULAR_SETTINGS = {

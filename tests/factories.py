@@ -3,6 +3,7 @@
 import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from knox.models import AuthToken
 
 from interviews import models as m
 from interviews.roles import COACH_GROUP
@@ -162,3 +163,13 @@ class StageFactory(factory.django.DjangoModelFactory):
     kind = "coding"
     title = "Live coding"
     minutes = 60
+
+
+def api_token_for(user) -> str:
+    """An API token key for `user` (knox, as a login issues), one per user object: asking
+    again for the same object gives the same key, as DRF's one token per user used to."""
+    key = getattr(user, "_test_api_token", None)
+    if key is None:
+        _, key = AuthToken.objects.create(user=user)
+        user._test_api_token = key
+    return key

@@ -43,7 +43,8 @@ function RequireAuth({ roles, children }: { roles?: Role[]; children?: ReactNode
   if (session.state === "loading") return <Loading />;
   if (session.state === "unavailable") return <Problem error={session.error} />;
   if (session.state === "signed-out") {
-    return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+    const next = encodeURIComponent(location.pathname + location.search);
+    return <Navigate to={`/login?next=${next}${session.ended ? "&ended=1" : ""}`} replace />;
   }
   if (roles && !roles.includes(session.me.role)) return <ForbiddenPage roles={roles} />;
   return <>{children ?? <Outlet />}</>;

@@ -33,6 +33,26 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
+def token_group(digest: str) -> str:
+    """The sockets opened with one API token (`?token=`); a digest's prefix names it."""
+    return f"token.{digest[:32]}"
+
+
+def session_group(session_key: str) -> str:
+    """The sockets opened with one browser session (its cookie)."""
+    return f"session.{session_key}"
+
+
+SIGNED_OUT_MESSAGE = {"type": "session.revoked"}
+
+
+def signed_out(groups: Iterable[str]) -> None:
+    """After commit, close every socket in `groups` with 4401: its token or session ended."""
+    groups = sorted(set(groups))
+    if groups:
+        transaction.on_commit(lambda: [group_send_soon(g, SIGNED_OUT_MESSAGE) for g in groups])
+
+
 def access_changed(groups: Iterable[str]) -> None:
     """After commit, ask every socket in `groups` to check its access again."""
     groups = sorted(set(groups))

@@ -37,7 +37,7 @@ from interviews.services.errors import DomainError, InvalidInput
 from mockloop.bounded_json import JsonTooDeep, json_loads_bounded
 from mockloop.observability import WEBSOCKET_MESSAGES, WEBSOCKETS
 
-from .access import user_group
+from .access import session_group, token_group, user_group
 from .events import event_message, stage_group
 from .limits import UNKNOWN_TYPE, MessageGate, UserChatThrottle
 from .signalling import rtc_signal_relay
@@ -45,6 +45,7 @@ from .signalling import rtc_signal_relay
 logger = logging.getLogger(__name__)
 
 REFUSED = 4403
+SIGNED_OUT = 4401  # the socket's token or session ended (logout, expiry): sign in again
 POLICY_VIOLATION = 1008  # RFC 6455: kept sending what the limits refuse
 UNSUPPORTED_DATA = 1003  # RFC 6455: a binary frame (the protocol is JSON text)
 INVALID_DATA = 1007  # RFC 6455: text that is not JSON we accept
@@ -154,6 +155,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
     cursor: int = 0  # every event up to here was sent (or skipped as private)
     floor: int = 0  # ...and those after here were sent on this connection
     _watched: bool = False
+    credential_group: str | None = None  # the token's or session's (logout closes it)
     _present: bool = False  # joined the room's presence, and the leave is not recorded yet
     refused: bool = False  # closed for lost access: relays no more
 
@@ -187,13 +189,16 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             # Accept, then close: a refused handshake reaches a browser only as 1006, which
             # a client cannot tell from a network blip (and would retry forever).
             await self.accept()
-            await self.close(code=REFUSED)
+            await self.close(code=SIGNED_OUT if self.scope.get("auth_token_expired") else REFUSED)
             return
         self.private_ok, self.is_candidate, self.role = access
         self.group = stage_group(self.stage_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.user_group = user_group(self.user.pk)
         await self.channel_layer.group_add(self.user_group, self.channel_name)
+        self.credential_group = self._credential_group()
+        if self.credential_group:
+            await self.channel_layer.group_add(self.credential_group, self.channel_name)
         await self.accept()
         WEBSOCKETS.inc()
         # Join first, so `hello.last_seq` covers our own presence event and a resync after
@@ -219,6 +224,8 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         try:
             await self.channel_layer.group_discard(group, self.channel_name)
             await self.channel_layer.group_discard(self.user_group, self.channel_name)
+            if self.credential_group:
+                await self.channel_layer.group_discard(self.credential_group, self.channel_name)
         except Exception:  # Redis may be gone: channels-redis expires the membership
             logger.info("could not leave the groups of stage %s", self.stage_id)
         if self._present:
@@ -350,6 +357,20 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=REFUSED)
             return
         self.private_ok, self.is_candidate, self.role = access
+
+    async def session_revoked(self, message: dict) -> None:
+        """Logout with this socket's token or session (realtime/access.py: signed_out)."""
+        self.refused = True
+        await self.close(code=SIGNED_OUT, reason="Signed out.")
+
+    def _credential_group(self) -> str | None:
+        """The group of what this socket was opened with: its token, else its session."""
+        digest = self.scope.get("auth_token_digest")
+        if digest:
+            return token_group(digest)
+        session = self.scope.get("session")
+        key = getattr(session, "session_key", None) if session is not None else None
+        return session_group(key) if key else None
 
     async def stage_ephemeral(self, message: dict) -> None:
         if message.get("sender") != self.channel_name and not self.refused:

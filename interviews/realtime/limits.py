@@ -18,10 +18,12 @@ memory, where a rate-limit library would bring storage back-ends this does not n
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from redis.exceptions import RedisError
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -30,6 +32,7 @@ from interviews.services.documents import MAX_UPDATE_BYTES
 from .signalling import RTC_SIGNAL_BURST, RTC_SIGNAL_MAX_BYTES, RTC_SIGNAL_PER_S
 
 KIB = 1024
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,15 @@ class UserChatThrottle(SimpleRateThrottle):
         pass
 
     def allows(self, user_id: int) -> bool:
+        """Spend one chat of `user_id`'s; fails open when the cache is unreachable, as the
+        REST throttle does (the socket's own bucket still holds)."""
+        try:
+            return self._allows(user_id)
+        except (RedisError, OSError):
+            logger.warning("chat throttle skipped: cache unreachable", exc_info=True)
+            return True
+
+    def _allows(self, user_id: int) -> bool:
         self.rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
         if self.rate is None:
             return True

@@ -10,7 +10,10 @@ from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from rest_framework.authtoken.models import Token
+from django.utils import timezone
+from knox.models import AuthToken
+
+from interviews.realtime.access import session_group, signed_out, token_group
 
 from .errors import InvalidInput
 
@@ -80,11 +83,23 @@ def user_create(*, username: str, password: str, email: str = "") -> AbstractBas
 
 
 @transaction.atomic
-def auth_token_issue(*, user: AbstractBaseUser) -> Token:
-    token, _ = Token.objects.get_or_create(user=user)
-    return token
+def auth_token_issue(*, user: AbstractBaseUser) -> str:
+    """A new API token for this login (knox: stored as a digest, expiring after
+    REST_KNOX["TOKEN_TTL"]); returns the key, which only the caller ever sees. The user's
+    expired tokens are cleared on the way."""
+    AuthToken.objects.filter(user=user, expiry__lte=timezone.now()).delete()
+    _, key = AuthToken.objects.create(user=user)
+    return key
 
 
 @transaction.atomic
-def auth_token_revoke(*, user: AbstractBaseUser) -> None:
-    Token.objects.filter(user=user).delete()
+def auth_sign_out(*, token: AuthToken | None = None, session_key: str | None = None) -> None:
+    """Logout: revoke the token the request came with (other logins' tokens stay), and
+    close the room sockets opened with that token or that browser session (4401)."""
+    groups = []
+    if token is not None:
+        groups.append(token_group(token.digest))
+        AuthToken.objects.filter(digest=token.digest).delete()
+    if session_key:
+        groups.append(session_group(session_key))
+    signed_out(groups)

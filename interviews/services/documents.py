@@ -7,6 +7,13 @@ keystroke), and broadcast. Because CRDT updates commute, any web process can acc
 updates; the server's merged copy is rebuilt from the last `StageDocument` snapshot plus
 the tail of the log, and compacted back into the snapshot as it grows.
 
+The log itself stays bounded: when a document's updates in it pass `LOG_MAX_BYTES` (and
+twice its merged size), they are folded into one — the newest of those events carries the
+merged state, the older ones an empty update (`document_log_compact`). Sequence numbers
+stay as they were, so resync and replay go on working; replay then shows that document's
+earlier edits arriving at once. Ordinary typing never gets there (a long session's
+keystrokes are about a megabyte); a flood of large updates does.
+
 Document names: `code:<question id>` (Text `code`, Map `meta` with `language`),
 `notes:<question id>` (Map `notes`: section → text), `scene:<question id>` (Map `scene`:
 `elements` → JSON text of the whiteboard).
@@ -20,6 +27,9 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Sum
+from django.db.models.fields.json import KT
+from django.db.models.functions import Length
 from pycrdt import Doc, Map, Text
 
 from interviews.access import access_stage_document_edit
@@ -30,6 +40,11 @@ from .errors import InvalidInput, StateConflict, TooLarge
 
 MAX_UPDATE_BYTES = 256 * 1024
 COMPACT_AFTER = 50
+#: A document's updates in the event log (base64 text) are folded past this much...
+LOG_MAX_BYTES = 2 * 1024 * 1024
+#: ...checked when an edit's `seq` is a multiple of this (one SUM query then).
+LOG_CHECK_EVERY = 50
+EMPTY_UPDATE_B64 = base64.b64encode(Doc().get_update()).decode()
 NAME_RE = re.compile(r"^(code|notes|scene):(\d+)$")
 
 
@@ -88,7 +103,44 @@ def document_update_apply(
         raise StateConflict("The stage is not live; edits are closed.", code="stage_not_live")
     _parse_name(stage, name)
     _decode(update_b64)
-    return emit(stage, "doc.update", {"doc": name, "update": update_b64}, actor=actor)
+    event = emit(stage, "doc.update", {"doc": name, "update": update_b64}, actor=actor)
+    if event.seq % LOG_CHECK_EVERY == 0:
+        snapshot = StageDocument.objects.filter(stage=stage, name=name).first()
+        merged_b64 = len(snapshot.state) * 4 // 3 if snapshot is not None else 0
+        if _log_bytes(stage, name) > max(LOG_MAX_BYTES, 2 * merged_b64):
+            document_log_compact(stage=stage, name=name, upto=event.seq)
+    return event
+
+
+def _doc_updates(stage: Stage, name: str):
+    return StageEvent.objects.filter(stage=stage, type="doc.update", payload__doc=name)
+
+
+def _log_bytes(stage: Stage, name: str) -> int:
+    total = _doc_updates(stage, name).aggregate(n=Sum(Length(KT("payload__update"))))["n"]
+    return total or 0
+
+
+@transaction.atomic
+def document_log_compact(*, stage: Stage, name: str, upto: int) -> int:
+    """Fold the log's updates of `name` up to `seq` `upto` into its newest one there (the
+    merged state; the others become empty updates) and store the merged snapshot; returns
+    how many events were folded. Yjs updates commute and re-applying one is harmless, so
+    a client that saw the originals and one that gets the merged state agree."""
+    events = list(_doc_updates(stage, name).filter(seq__lte=upto).order_by("seq"))
+    if len(events) < 2:
+        return 0
+    doc = Doc()
+    for event in events:
+        doc.apply_update(base64.b64decode(event.payload["update"]))
+    state = doc.get_update()
+    for event in events[:-1]:
+        event.payload = {**event.payload, "update": EMPTY_UPDATE_B64}
+    events[-1].payload = {**events[-1].payload, "update": base64.b64encode(state).decode()}
+    StageEvent.objects.bulk_update(events, ["payload"], batch_size=500)
+    text, language, _ = _views(name, doc)
+    _store_snapshot(stage, name, state, events[-1].seq, text, language)
+    return len(events)
 
 
 def _merged(stage: Stage, name: str) -> tuple[Doc, int, int, StageDocument | None]:

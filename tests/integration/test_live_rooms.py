@@ -27,7 +27,6 @@ import redis
 from django.db import connections
 from django.utils import timezone
 from pycrdt import Doc, Map, Text
-from rest_framework.authtoken.models import Token
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -38,7 +37,14 @@ from mockloop.env import VAR_DIR
 from mockloop.web import WS_MAX_BYTES, free_port
 from tests import factories
 from tests.conftest import running_web_server
-from tests.factories import CoachFactory, FollowUpFactory, PartFactory, StageFactory, UserFactory
+from tests.factories import (
+    CoachFactory,
+    FollowUpFactory,
+    PartFactory,
+    StageFactory,
+    UserFactory,
+    api_token_for,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -188,8 +194,8 @@ def make_room(*, minutes: int = 60) -> dict:
         "follow_up": follow_up,
         "candidate": candidate,
         "coach": coach,
-        "candidate_token": Token.objects.create(user=candidate).key,
-        "coach_token": Token.objects.create(user=coach).key,
+        "candidate_token": api_token_for(candidate),
+        "coach_token": api_token_for(coach),
     }
 
 
@@ -348,8 +354,8 @@ def test_reconnect_and_resync_returns_exactly_the_missed_events_in_order(live_se
 def test_token_and_session_auth_work_and_refusals_close_with_4403(live_server_url):
     room = make_room()
     stage = room["stage"]
-    stranger = Token.objects.create(user=UserFactory()).key
-    other_coach = Token.objects.create(user=CoachFactory()).key
+    stranger = api_token_for(UserFactory())
+    other_coach = api_token_for(CoachFactory())
     cookie = session_cookie(live_server_url, room["coach"].username)
     url = f"ws://{urlsplit(live_server_url).netloc}/ws/stages/{stage.pk}/"
 

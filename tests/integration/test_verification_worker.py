@@ -11,14 +11,13 @@ import time
 import pytest
 import requests
 from celery import Celery
-from rest_framework.authtoken.models import Token
 
 from interviews import models as m
 from interviews.judging.verification import VerificationUnavailable, question_verify
 from interviews.judging.worker import WorkerRunner, verification_request
 from interviews.services.bank_import import bank_import
 from tests.conftest import running_web_server
-from tests.factories import AdminFactory
+from tests.factories import AdminFactory, api_token_for
 from tests.interviews import bank_data as data
 
 pytestmark = pytest.mark.integration
@@ -48,7 +47,7 @@ def web_without_docker(live_server_env):
 @pytest.fixture
 def admin_api():
     session = requests.Session()
-    session.headers["Authorization"] = f"Token {Token.objects.create(user=AdminFactory()).key}"
+    session.headers["Authorization"] = f"Token {api_token_for(AdminFactory())}"
     return session
 
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 import pytest
 from django.core.cache import cache
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from interviews import models as m
@@ -251,8 +250,7 @@ def stages_repinned(world: World) -> None:
 def client_for(user) -> APIClient:
     client = APIClient()
     if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {f.api_token_for(user)}")
     return client
 
 

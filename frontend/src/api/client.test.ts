@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { loadSession } from "../auth/session";
-import { ApiError, api, describeError, fieldErrors, NetworkError, readCookie } from "./client";
+import { ApiError, api, describeError, fieldErrors, NetworkError, onSignedOut, readCookie } from "./client";
 
 function respond(status: number, body: unknown) {
   const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) =>
@@ -89,6 +89,18 @@ describe("api client", () => {
     respond(500, { detail: "Traceback…" });
     const error = await api.loops().catch((e: unknown) => e);
     expect(describeError(error)).toBe("The server had a problem. Please try again.");
+  });
+
+  it("reports a 401 as a sign-in that ended, except from the sign-in forms themselves", async () => {
+    const ended = vi.fn();
+    const off = onSignedOut(ended);
+    respond(401, { detail: "The token has expired; sign in again.", code: "token_expired" });
+    await expect(api.me()).rejects.toBeInstanceOf(ApiError);
+    expect(ended).toHaveBeenCalledTimes(1);
+    respond(401, { detail: "Wrong username or password." });
+    await expect(api.login("a", "b")).rejects.toBeInstanceOf(ApiError);
+    expect(ended).toHaveBeenCalledTimes(1);
+    off();
   });
 
   it("turns a failed fetch into a NetworkError", async () => {

@@ -141,6 +141,22 @@ function isRaw(body: unknown): body is RawBody {
   return typeof body === "object" && body !== null && "raw" in body && "contentType" in body;
 }
 
+/** Told when the server says the caller is no longer signed in: a 401 from any request but
+ * the sign-in forms' own, or a room socket closed with 4401 (logout elsewhere, expiry). */
+type SignedOutListener = () => void;
+const signedOutListeners = new Set<SignedOutListener>();
+
+export function onSignedOut(listener: SignedOutListener): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+export function reportSignedOut(): void {
+  for (const listener of signedOutListeners) listener();
+}
+
+const SIGN_IN_PATHS = new Set(["/api/v1/auth/login/", "/api/v1/auth/signup/", "/api/v1/auth/logout/"]);
+
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = isRaw(body) ? body.contentType : "application/json";
@@ -174,6 +190,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
       unknown
     >;
     const detail = typeof payload.detail === "string" ? payload.detail : response.statusText;
+    if (response.status === 401 && !SIGN_IN_PATHS.has(path)) reportSignedOut();
     throw new ApiError(response.status, detail, errorsOf(payload));
   }
   return data as T;

@@ -30,7 +30,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description End the session; a token-authenticated caller's token is revoked too. */
+        /**
+         * @description End the session; a token-authenticated caller's token is revoked too. Room sockets
+         *     opened with either are closed (4401).
+         */
         post: operations["auth_logout"];
         delete?: never;
         options?: never;

@@ -13,6 +13,7 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = safeNext(params.get("next"));
+  const ended = params.get("ended") === "1";
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [email, setEmail] = useState("");
@@ -48,6 +49,11 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
             ? "Practise AI-infrastructure interview loops the way AI labs run them."
             : "Candidates sign up here; coaches are added by an admin."}
         </p>
+        {ended && mode === "login" && (
+          <p className="notice" role="status">
+            You were signed out (signed out elsewhere, or your sign-in expired). Sign in again to continue.
+          </p>
+        )}
         <label>
           Username
           <input

@@ -1,12 +1,13 @@
 // Who is signed in: loaded once from /api/v1/auth/session/, refreshed after sign-in and sign-out.
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 
-import { ApiError, api, type Me } from "../api/client";
+import { ApiError, api, type Me, onSignedOut } from "../api/client";
 
 export type Session =
   | { state: "loading" }
   | { state: "signed-in"; me: Me }
-  | { state: "signed-out" }
+  /** `ended`: the server ended a sign-in this page had (logout elsewhere, expiry). */
+  | { state: "signed-out"; ended?: boolean }
   | { state: "unavailable"; error: unknown };
 
 export async function loadSession(): Promise<Session> {
@@ -42,6 +43,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     void refresh();
   }, [refresh]);
+
+  // A 401 or a socket closed with 4401 while signed in: the sign-in ended on the server.
+  useEffect(
+    () =>
+      onSignedOut(() =>
+        setSession((current) => (current.state === "signed-in" ? { state: "signed-out", ended: true } : current)),
+      ),
+    [],
+  );
 
   const signOut = useCallback(async () => {
     try {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { ChatEvent } from "./events.gen";
 import { FakeSocket } from "./fakeSocket";
-import { REFUSED_CODE, type StageMessage, StageSocket } from "./socket";
+import { REFUSED_CODE, SIGNED_OUT_CODE, type StageMessage, StageSocket } from "./socket";
 import { chatEvent, timerEvent } from "./testEvents";
 
 function makeSocket(after = 0) {
@@ -156,6 +156,16 @@ describe("StageSocket", () => {
     expect(FakeSocket.all).toHaveLength(1);
     expect(socket.reconnects).toBe(0);
     expect(states).toEqual(["syncing", "refused"]);
+  });
+
+  it("does not retry when the server ends the sign-in (4401: logout, expired token)", () => {
+    const { socket, current, states } = makeSocket();
+    current().open();
+    current().serverClose(SIGNED_OUT_CODE);
+    expect(socket.state).toBe("signed-out");
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(states).toEqual(["syncing", "signed-out"]);
   });
 
   it("routes messages by type and stops after close()", () => {

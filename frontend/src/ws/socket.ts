@@ -19,9 +19,17 @@ export type MessageOf<T extends StageMessageType> = Extract<StageMessage, { type
  * - live: caught up; events arrive as they happen
  * - reconnecting: the socket dropped, a retry is scheduled
  * - refused: the server closed with 4403 (not allowed); no retry
+ * - signed-out: the server closed with 4401 (logout, expired token); no retry, sign in again
  * - closed: closed by us
  */
-export type ConnectionState = "connecting" | "syncing" | "live" | "reconnecting" | "refused" | "closed";
+export type ConnectionState =
+  | "connecting"
+  | "syncing"
+  | "live"
+  | "reconnecting"
+  | "refused"
+  | "signed-out"
+  | "closed";
 
 type Handler = (message: StageMessage) => void;
 type StateHandler = (state: ConnectionState) => void;
@@ -51,6 +59,7 @@ export interface StageSocketOptions {
 }
 
 export const REFUSED_CODE = 4403;
+export const SIGNED_OUT_CODE = 4401;
 const OPEN = 1;
 
 export function stageSocketUrl(stageId: number, location: Location = window.location): string {
@@ -181,6 +190,11 @@ export class StageSocket {
       if (event.code === REFUSED_CODE) {
         this.stopped = true;
         this.setState("refused");
+        return;
+      }
+      if (event.code === SIGNED_OUT_CODE) {
+        this.stopped = true;
+        this.setState("signed-out");
         return;
       }
       if (!this.stopped) this.scheduleReconnect();

@@ -5,16 +5,17 @@ import json
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from interviews import models as m
+from tests.factories import api_token_for
 from tests.interviews.world import World
 
 API = "/api/v1"
 
 COUNTED = [
     get_user_model(),
-    Token,
+    AuthToken,
     m.Loop,
     m.Stage,
     m.StageQuestion,
@@ -35,8 +36,8 @@ def row_counts() -> dict[str, int]:
 @pytest.fixture
 def unchanged(world: World):
     """Asserts, after the test body, that no row was added or removed anywhere."""
-    Token.objects.get_or_create(user=world.owner)
-    Token.objects.get_or_create(user=world.assigned)
+    api_token_for(world.owner)
+    api_token_for(world.assigned)
     before = row_counts()
     yield
     assert row_counts() == before

@@ -209,10 +209,10 @@ def test_printable_report_authorisation(scored, client):
     assert anonymous.status_code == 302
     assert anonymous["Location"].startswith("/login?next=")
     # Session only: an API token is not a browser session.
-    from rest_framework.authtoken.models import Token
+    from tests.factories import api_token_for
 
-    token, _ = Token.objects.get_or_create(user=scored.owner)
-    assert client.get(url, HTTP_AUTHORIZATION=f"Token {token.key}").status_code == 302
+    token = api_token_for(scored.owner)
+    assert client.get(url, HTTP_AUTHORIZATION=f"Token {token}").status_code == 302
     for outsider in (scored.other, scored.coach):
         client.force_login(outsider)
         response = client.get(url)

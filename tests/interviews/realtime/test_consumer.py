@@ -8,7 +8,6 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 from pycrdt import Doc, Text
-from rest_framework.authtoken.models import Token
 
 from interviews.models import StageQuestion
 from interviews.realtime.consumers import CLIENT_HANDLERS
@@ -24,6 +23,7 @@ from tests.factories import (
     PartFactory,
     StageFactory,
     UserFactory,
+    api_token_for,
 )
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -58,7 +58,7 @@ def make_room():
 
 @database_sync_to_async
 def token_for(user) -> str:
-    return Token.objects.get_or_create(user=user)[0].key
+    return api_token_for(user)
 
 
 async def connect(stage, user=None, token=None):

@@ -169,3 +169,14 @@ def test_a_message_type_without_an_entry_gets_the_default_limit():
     assert gate.admit("coach.tool", DEFAULT_LIMIT.max_bytes + 1).code == "message_too_large"
     now[0] += 1 / DEFAULT_LIMIT.per_s
     assert gate.admit("coach.tool", 10) is None
+
+
+def test_the_shared_chat_throttle_fails_open_when_the_cache_is_down(monkeypatch):
+    """As the REST throttle: a Redis restart must not drop every socket that chats."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    def down(*args, **kwargs):
+        raise RedisConnectionError("cache down")
+
+    monkeypatch.setattr(limits.UserChatThrottle.cache, "get", down)
+    assert limits.UserChatThrottle().allows(1) is True

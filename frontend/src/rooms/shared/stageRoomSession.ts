@@ -15,6 +15,7 @@
 import { api, type StageDetail, type Submission } from "../../api/client";
 import { type LoadProblem, nextProblem } from "../../lib/retry";
 import { type SaveStatus, SharedDocs } from "../../ws/sharedDocs";
+import { reportSignedOut } from "../../api/client";
 import { type ConnectionState, type StageMessage, StageSocket, stageSocketUrl } from "../../ws/socket";
 
 export interface TimerState {
@@ -331,6 +332,11 @@ export class StageRoomSession {
       this.stopReloads();
       this.refused = true;
       this.update({ reloadProblem: null, presence: [] });
+    } else if (state === "signed-out") {
+      // Logout elsewhere or an expired sign-in: the app sends the user to sign in again.
+      this.stopReloads();
+      this.update({ reloadProblem: null, presence: [] });
+      reportSignedOut();
     } else if (state === "live" && this.reloadFailure) {
       void this.reloadStage(); // reconnected: the network is back
     }

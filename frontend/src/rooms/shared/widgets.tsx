@@ -45,6 +45,7 @@ const CONNECTION_LABEL: Record<ConnectionState, string> = {
   live: "Live",
   reconnecting: "Reconnecting…",
   refused: "Not allowed",
+  "signed-out": "Signed out",
   closed: "Offline",
 };
 
