@@ -281,6 +281,8 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:", "blob:"],
         "font-src": ["'self'", "data:"],
+        # recordings play from Blob URLs of our own audio (a MediaRecorder WebM seeks there)
+        "media-src": ["'self'", "blob:"],
         "connect-src": ["'self'", "ws:", "wss:"] if DEBUG or TESTING else ["'self'", "wss:"],
         "worker-src": ["'self'", "blob:"],
         "object-src": ["'none'"],
