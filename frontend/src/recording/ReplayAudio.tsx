@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 
 import { formatOffset, type Timeline } from "../replay/engine";
 import { type Recording, recordingApi } from "./api";
+import { settleDuration } from "./RecordingAudio";
 import { replayTimeAt, wallAt } from "./sync";
 
 export interface ReplayClock {
@@ -82,23 +83,13 @@ function RecordingTrack({ recording, timeline, clock }: { recording: Recording; 
     };
   }, [recording]);
 
-  // A MediaRecorder WebM says nothing of its length: seek far once, so the browser reads
-  // to the end and knows it, then come back.
   const onLoadedMetadata = () => {
     const audio = ref.current;
     if (!audio) return;
-    if (Number.isFinite(audio.duration)) {
-      setDuration(audio.duration);
-      return;
-    }
-    const settle = () => {
-      if (!Number.isFinite(audio.duration)) return;
-      audio.removeEventListener("durationchange", settle);
-      setDuration(audio.duration);
-      audio.currentTime = audioOffsetAt(timeline, recording, clockRef.current.t, audio.duration) ?? 0;
-    };
-    audio.addEventListener("durationchange", settle);
-    audio.currentTime = 1e101;
+    settleDuration(audio, (seconds) => {
+      setDuration(seconds);
+      audio.currentTime = audioOffsetAt(timeline, recording, clockRef.current.t, seconds) ?? 0;
+    });
   };
 
   // The scrubber moved (a seek, a click in the feed, the page's own clock): follow it.
