@@ -133,7 +133,7 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns about a missi
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
 # Uploaded files (call recordings, spoken answers) through Django's storage API: files
 # here by default; docs/operations.md shows an S3-compatible bucket via django-storages.
-MEDIA_ROOT = Path(env("MEDIA_ROOT", str(VAR_DIR / "media")))
+MEDIA_ROOT = Path(env("MEDIA_ROOT", str(VAR_DIR / ("test-media" if TESTING else "media"))))
 MEDIA_URL = "/media/"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
