@@ -77,3 +77,17 @@ def test_a_spoken_answer_is_recorded_transcribed_and_in_the_feedback(
     )
     recordings.screenshot(path=screenshot_path("spoken-answer-feedback"))
     page.screenshot(path=screenshot_path("spoken-answer-scorecard"), full_page=True)
+
+    # …and in the replay, where it plays from its moment in the round.
+    page.goto(f"/stages/{stage.pk}/replay")
+    replay_audio = page.get_by_test_id("replay-audio")
+    expect(replay_audio).to_contain_text("Spoken answer")
+    page.wait_for_function(
+        "() => { const a = document.querySelector('[data-testid=replay-audio-element]');"
+        " return a && Number.isFinite(a.duration) && a.duration > 2; }"
+    )
+    page.get_by_role("button", name="Go to the end").click()
+    page.get_by_test_id("replay-feed").get_by_role("button", name="Spoken answer recorded").click()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=replay-audio-element]').currentTime < 1"
+    )
