@@ -140,7 +140,7 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns about a missi
 STATICFILES_DIRS = [FRONTEND_DIST] if FRONTEND_DIST.exists() else []
 # Uploaded files (call recordings, spoken answers) through Django's storage API: files
 # here by default; docs/operations.md shows an S3-compatible bucket via django-storages.
-MEDIA_ROOT = Path(env("MEDIA_ROOT", str(VAR_DIR / "media")))
+MEDIA_ROOT = Path(env("MEDIA_ROOT", str(VAR_DIR / ("test-media" if TESTING else "media"))))
 MEDIA_URL = "/media/"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -327,6 +327,8 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:", "blob:"],
         "font-src": ["'self'", "data:"],
+        # recordings play from Blob URLs of our own audio (a MediaRecorder WebM seeks there)
+        "media-src": ["'self'", "blob:"],
         "connect-src": ["'self'", "ws:", "wss:"] if DEV or TESTING else ["'self'", "wss:"],
         "worker-src": ["'self'", "blob:"],
         "object-src": ["'none'"],

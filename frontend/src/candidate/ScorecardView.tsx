@@ -6,6 +6,7 @@ import { useMe } from "../auth/session";
 import { RECOMMENDATION_LABEL } from "../lib/format";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
+import { StageRecordings } from "../recording/StageRecordings";
 import { AutoScorecardView } from "../reports/AutoScorecard";
 import { ModelAnswers } from "./ModelAnswers";
 import { SelfAssessmentForm } from "./SelfAssessmentForm";
@@ -68,6 +69,7 @@ export function ScorecardView() {
       {card.error !== undefined && !notYet && <p className="error">{describeError(card.error)}</p>}
       {card.data?.source === "coach" && <CoachScorecard card={card.data} levels={levels} />}
       {card.data?.source === "auto" && <AutoScorecardView card={card.data} levels={levels} selfLevels={selfLevels} />}
+      <StageRecordings stageId={id} questions={stage.data.questions} canDelete={me.role === "candidate"} />
       {stage.data.status === "done" && me.role === "candidate" && stage.data.rubric && (
         <SelfAssessmentForm stageId={id} rubric={stage.data.rubric} onSaved={onSelfSaved} />
       )}

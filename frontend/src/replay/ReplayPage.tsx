@@ -11,6 +11,7 @@ import { useMe } from "../auth/session";
 import { formatTime, verdictLabel } from "../lib/format";
 import { stageKindLabel, stageKindsStore, useStageKinds } from "../lib/stageKinds";
 import { Problem } from "../pages/Problem";
+import { ReplayAudio } from "../recording/ReplayAudio";
 import { CodeEditor } from "../rooms/coding/CodeEditor";
 import { NOTE_SECTIONS } from "../rooms/design/DesignRoom";
 import { roomFor } from "../rooms/registry";
@@ -69,6 +70,10 @@ export function describeEvent(e: LoggedEvent): string {
       return `Coach ruled comment ${e.comment} ${e.flaw ? `matches flaw ${e.flaw}` : "matches no flaw"}`;
     case "review_match.cleared":
       return `Coach cleared the ruling on comment ${e.comment}`;
+    case "recording.started":
+      return e.kind === "call" ? "● Recording started" : "● Spoken answer recorded";
+    case "recording.stopped":
+      return e.reason === "declined" ? "Recording declined" : "Recording stopped";
     default:
       return e.type;
   }
@@ -272,6 +277,8 @@ export function ReplayPage() {
   const [t, setT] = useState(0);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
+  /** A recording's audio is playing and drives the clock (recording/ReplayAudio.tsx). */
+  const [audioDriven, setAudioDriven] = useState(false);
   const feedRef = useRef<HTMLOListElement>(null);
 
   useEffect(() => {
@@ -314,7 +321,7 @@ export function ReplayPage() {
 
   // Playback: advance the replay clock by real time × speed.
   useEffect(() => {
-    if (!playing) return;
+    if (!playing || audioDriven) return;
     let last = performance.now();
     let frame = requestAnimationFrame(function tick(now) {
       const dt = now - last;
@@ -327,7 +334,7 @@ export function ReplayPage() {
       frame = requestAnimationFrame(tick);
     });
     return () => cancelAnimationFrame(frame);
-  }, [playing, speed, timeline.duration]);
+  }, [playing, speed, timeline.duration, audioDriven]);
 
   const upTo = timeline.events.slice(0, count);
   const feed = upTo.filter((e) => inFeed(e.event));
@@ -425,6 +432,7 @@ export function ReplayPage() {
         </span>
         <span className="small muted">{current ? formatTime(new Date(current.at).toISOString()) : ""}</span>
       </div>
+      <ReplayAudio stageId={stage.id} timeline={timeline} clock={{ t, playing, speed, seek, setPlaying, setDriven: setAudioDriven }} />
       {!room ? (
         <UnsupportedStageKind kind={stage.kind} />
       ) : events.length === 0 ? (

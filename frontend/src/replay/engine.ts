@@ -161,6 +161,8 @@ export const FEED_TYPES = new Set<LoggedEventType>([
   "scorecard.saved",
   "review_match.set",
   "review_match.cleared",
+  "recording.started",
+  "recording.stopped",
 ]);
 
 export function inFeed(e: LoggedEvent): boolean {

@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from interviews.models import Answer, ReviewComment, Scorecard, Stage
+from interviews.models import Answer, Recording, ReviewComment, Scorecard, Stage
+from interviews.services import live
+from interviews.services.recordings import recording_consent, recording_propose
 from interviews.services.reviews import review_comment_create
 from tests.interviews.world import (
     CANDIDATE_SECRETS,
@@ -61,6 +63,29 @@ def coding_done_with_scorecard(w: World) -> None:
         recommendation="yes",
         private_notes="SENTINEL-SCORECARD-PRIVATE",
     )
+
+
+def both_in_the_room(w: World) -> None:
+    for user, role in ((w.owner, "candidate"), (w.assigned, "coach")):
+        live.presence_change(stage=w.coding, user=user, role=role, joined=True)
+
+
+def recording_proposed(w: World) -> None:
+    """A recording of the coding round's call that its coach proposed (the candidate's
+    consent outstanding)."""
+    both_in_the_room(w)
+    w.recording_id = recording_propose(stage=w.coding, actor=w.assigned).pk
+
+
+def recording_running(w: World) -> None:
+    recording_proposed(w)
+    recording = Recording.objects.get(pk=w.recording_id)
+    recording_consent(recording=recording, actor=w.owner, agree=True)
+
+
+def recording_url(suffix: str = "") -> Callable[[World], str]:
+    """`recording_id` is set by the prepare step (any id resolves for the route check)."""
+    return lambda w: f"{API}/recordings/{getattr(w, 'recording_id', 1)}/{suffix}"
 
 
 def stage_url(attr: str, suffix: str = "") -> Callable[[World], str]:
@@ -402,6 +427,67 @@ CASES = [
         question_url("discussion_q", "publish/"),
         (401, 403, 403, 403, 403, 200),
     ),
+    Case(
+        "stage-recordings-list",
+        "get",
+        stage_url("coding", "recordings/"),
+        (401, 404, 200, 404, 200, 200),
+        prepare=recording_running,
+    ),
+    Case(
+        "stage-recording-propose",
+        "post",
+        stage_url("coding", "recordings/"),
+        (401, 404, 201, 404, 201, 201),
+        body=lambda w, role: {"kind": "call"},
+        prepare=both_in_the_room,
+    ),
+    Case(
+        "recording-detail",
+        "get",
+        recording_url(),
+        (401, 404, 200, 404, 200, 200),
+        prepare=recording_running,
+    ),
+    Case(
+        "recording-delete",
+        "delete",
+        recording_url(),
+        (401, 404, 204, 404, 403, 403),
+        prepare=recording_running,
+    ),
+    # Only those in the room when it was proposed answer (the admin was not).
+    Case(
+        "recording-consent",
+        "post",
+        recording_url("consent/"),
+        (401, 404, 200, 404, 200, 403),
+        body=lambda w, role: {"agree": True},
+        prepare=recording_proposed,
+    ),
+    Case(
+        "recording-stop",
+        "post",
+        recording_url("stop/"),
+        (401, 404, 200, 404, 200, 200),
+        prepare=recording_running,
+    ),
+    # Only the candidate's browser records.
+    Case(
+        "recording-chunk",
+        "post",
+        recording_url("chunks/?seq=0"),
+        (401, 404, 201, 404, 403, 403),
+        body=lambda w, role: {"not": "audio, but bytes all the same"},
+        prepare=recording_running,
+    ),
+    Case(
+        "recording-audio",
+        "get",
+        recording_url("audio/"),
+        (401, 404, 200, 404, 200, 200),
+        prepare=recording_running,
+    ),
     # Verifying is for coding questions: 409 for admins without running the sandbox.
     Case(
         "question-verify",
@@ -426,12 +512,14 @@ def test_authorisation_matrix(case: Case, role: str, world: World, as_user, monk
     response = getattr(client, case.method)(case.url(world), **kwargs)
 
     expected = case.expected[ROLES.index(role)]
-    assert response.status_code == expected, (case.name, role, response.content[:400])
+    # Recordings' audio is streamed.
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    assert response.status_code == expected, (case.name, role, content[:400])
     if response.status_code >= 400:
         assert "detail" in response.json()
 
     if role in ("owner", "other"):
-        text = response.content.decode()
+        text = content.decode(errors="replace")
         for secret in CANDIDATE_SECRETS:
             if secret in case.owner_may_see:
                 continue
@@ -449,6 +537,7 @@ def test_every_route_and_method_is_in_the_matrix(world: World):
         coach,
         loops,
         questions,
+        recordings,
         reports,
         rtc,
         stage_kinds,
@@ -463,6 +552,7 @@ def test_every_route_and_method_is_in_the_matrix(world: World):
         coach,
         loops,
         questions,
+        recordings,
         reports,
         rtc,
         stage_kinds,

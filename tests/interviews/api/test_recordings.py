@@ -6,7 +6,7 @@ against the question's key points."""
 import pytest
 from django.core.files.storage import default_storage
 
-from interviews.models import Recording, RecordingChunk, StageEvent
+from interviews.models import Dimension, Recording, RecordingChunk, Rubric, Stage, StageEvent
 from interviews.services import live
 from interviews.services import recordings as service
 from tests.interviews.world import World
@@ -250,3 +250,88 @@ def test_the_recordings_list_shows_offsets_for_replay(room: World, as_user):
     assert [r["id"] for r in listed] == [recording_id]
     assert listed[0]["audio_url"] == f"/api/v1/recordings/{recording_id}/audio/"
     assert listed[0]["offset_ms"] is not None and listed[0]["started_at"]
+
+
+# --- spoken answers -----------------------------------------------------------------------
+
+
+def _live_values(world: World):
+    """The values round (a discussion stage) live and solo, its question with one key
+    point that only a spoken transcript will cover."""
+    question = world.discussion_q
+    question.key_points = [
+        {
+            "point": "Names a concrete risk",
+            "patterns": {"en": [r"\bmisuse\b"]},
+            "dimension": "Judgment",
+        }
+    ]
+    question.save()
+    Stage.objects.filter(pk=world.values.pk).update(status="live", coach_requested=False)
+    world.values.refresh_from_db()
+    return world.values, question
+
+
+def test_a_spoken_answer_needs_no_one_elses_consent(world: World, as_user):
+    stage, question = _live_values(world)
+    owner = as_user(world.owner)
+    url = f"{API}/stages/{stage.pk}/recordings/"
+    started = owner.post(url, {"kind": "answer", "question": question.pk}, format="json")
+    assert started.status_code == 201, started.json()
+    body = started.json()
+    assert (body["kind"], body["status"], body["question"]) == ("answer", "recording", question.pk)
+    types = StageEvent.objects.filter(stage=stage, type__startswith="recording.")
+    assert list(types.values_list("type", flat=True)) == ["recording.proposed", "recording.started"]
+    # a second answer to the same question may follow; several may be kept
+    assert (
+        owner.post(url, {"kind": "answer", "question": question.pk}, format="json").status_code
+        == 201
+    )
+
+
+def test_a_spoken_answer_is_the_candidates_and_for_a_question_of_the_stage(world: World, as_user):
+    stage, question = _live_values(world)
+    url = f"{API}/stages/{stage.pk}/recordings/"
+    body = {"kind": "answer", "question": question.pk}
+    assert as_user(world.admin).post(url, body, format="json").status_code == 403
+    assert as_user(world.other).post(url, body, format="json").status_code == 404
+    wrong = as_user(world.owner).post(
+        url, {"kind": "answer", "question": world.coding_q.pk}, format="json"
+    )
+    assert wrong.status_code == 400 and "question" in wrong.json()["errors"]
+    unknown = as_user(world.owner).post(url, {"kind": "video"}, format="json")
+    assert unknown.status_code == 400
+
+
+def test_the_transcript_of_a_spoken_answer_covers_its_key_points(world: World, as_user):
+    """The audio alone covers nothing; its transcript, saved as the answer's text, does."""
+    stage, question = _live_values(world)
+    rubric = Rubric.objects.create(slug="values-spoken")
+    Dimension.objects.create(rubric=rubric, position=1, name="Judgment", weight=1)
+    Stage.objects.filter(pk=stage.pk).update(rubric=rubric)
+    owner = as_user(world.owner)
+    recording = owner.post(
+        f"{API}/stages/{stage.pk}/recordings/",
+        {"kind": "answer", "question": question.pk},
+        format="json",
+    ).json()
+    assert _chunk(owner, recording["id"], 0, CHUNKS[0]).status_code == 201
+    owner.post(f"{API}/recordings/{recording['id']}/stop/")
+    transcript = "The risk I worry about most is misuse of agents at scale."
+    saved = owner.post(
+        f"{API}/stages/{stage.pk}/answers/",
+        {"question": question.pk, "text": transcript},
+        format="json",
+    )
+    assert saved.status_code in (200, 201), saved.json()
+    Stage.objects.filter(pk=stage.pk).update(status="done")
+    card = owner.get(f"{API}/stages/{stage.pk}/scorecard/").json()
+    assert [k["covered"] for k in card["key_points"]] == [True]
+    [judgment] = card["scores"]
+    assert f'covered (Q1): Names a concrete risk — "{transcript}"' in [
+        e["text"] for e in judgment["evidence"]
+    ]
+    listed = owner.get(f"{API}/stages/{stage.pk}/recordings/").json()
+    assert [(r["kind"], r["question"], r["chunk_count"]) for r in listed] == [
+        ("answer", question.pk, 1)
+    ]

@@ -1,6 +1,7 @@
 import { useState } from "react";
 
 import { api, type StageQuestion } from "../../api/client";
+import { SpokenAnswer } from "../../recording/SpokenAnswer";
 import { Markdown } from "../shared/Markdown";
 import { NextQuestionButton } from "../shared/ScriptedInterviewer";
 import { autosaveLabel, useAutosave } from "../shared/useAutosave";
@@ -12,6 +13,14 @@ function AnswerEditor({ room, question, editable }: { room: Room; question: Stag
   const live = roomActive(room);
   const autosave = useAutosave((value: string) => api.answerSave(room.stage.id, { question: question.id, text: value }));
   const id = `answer-${question.id}`;
+  /** A spoken answer's (corrected) transcript joins the written answer: key points are
+   * matched on the answer's text. */
+  const addTranscript = (spoken: string) => {
+    const next = text.trim() ? `${text.trimEnd()}\n\n${spoken}` : spoken;
+    setText(next);
+    autosave.change(next);
+    void autosave.flush();
+  };
 
   if (!editable || !live) {
     return (
@@ -41,6 +50,7 @@ function AnswerEditor({ room, question, editable }: { room: Room; question: Stag
         onBlur={() => void autosave.flush()}
         placeholder="Write as you would speak: context, what you did, the numbers, what you would change."
       />
+      <SpokenAnswer room={room} questionId={question.id} onTranscript={addTranscript} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "reac
 
 import { api, type StageDetail } from "../../../api/client";
 import { useMe } from "../../../auth/session";
+import { RecordingControls } from "../../../recording/RecordingControls";
 import type { PresenceEntry, Room } from "../stageRoomSession";
 import { type CallPeer, CallSession, type CallSnapshot } from "./callSession";
 
@@ -108,6 +109,7 @@ function CallView({ room, me }: { room: Room; me: string }) {
           </p>
         )}
         {!listenOnly && <CallControls session={session} call={call} />}
+        <RecordingControls room={room} call={call} />
       </div>
     </section>
   );
