@@ -5,6 +5,7 @@ import { api, type CoachNote, describeError, type StageQuestionCoach } from "../
 import { useMe } from "../auth/session";
 import { formatTime } from "../lib/format";
 import type { StageKinds } from "../lib/stageKinds";
+import { useUnreadChats } from "../rooms/shared/ChatDock";
 import { describeSignal } from "../rooms/shared/hooks";
 import { Markdown } from "../rooms/shared/Markdown";
 import { RoomLoader, RoomShell } from "../rooms/shared/RoomShell";
@@ -314,9 +315,10 @@ function CoachSide({ room }: { room: Room }) {
   const me = useMe();
   const [tab, setTab] = useState<Tab>("follow-ups");
   const signals = room.events.filter((e) => e.type === "integrity").length;
+  const unread = useUnreadChats(room.events, me.username, tab === "chat", room.syncedSeq);
   const tabs: [Tab, string][] = [
     ["follow-ups", "Follow-ups"],
-    ["chat", "Chat"],
+    ["chat", `Chat${unread ? ` (${unread})` : ""}`],
     ["notes", "Notes"],
     ["signals", `Signals${signals ? ` (${signals})` : ""}`],
     ["scorecard", "Scorecard"],
