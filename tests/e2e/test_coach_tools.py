@@ -205,3 +205,42 @@ def test_the_coding_rooms_chat_is_on_screen_and_counts_unread_messages(
     candidate.get_by_label("Message").fill("Sure: the heap holds the running requests.")
     candidate.get_by_role("button", name="Send").click()
     expect(coach.get_by_role("tab", name="Chat (1)")).to_be_visible()
+
+
+def test_replay_shows_real_times_and_marks_the_idle_gaps(
+    page, live_server_url, bank, screenshot_path
+) -> None:
+    from datetime import timedelta
+
+    from interviews.services.live import chat_post
+    from interviews.services.stages import stage_finish
+
+    stage = _live_design_stage("coding")
+    grace, lin = stage.loop.candidate, stage.coach
+    for author, text in [(lin, "Shall we start?"), (grace, "Yes."), (lin, "Back to it.")]:
+        chat_post(stage=stage, author=author, text=text)
+    stage = stage_finish(stage=stage, actor=lin)
+    # Move the log back in time: the clock started 30 minutes ago, the candidate answered at
+    # minute 17 and the coach came back six idle minutes later, at minute 23.
+    start = stage.started_at - timedelta(minutes=30)
+    Stage.objects.filter(pk=stage.pk).update(started_at=start)
+    events = list(StageEvent.objects.filter(stage=stage).order_by("seq"))
+    minutes = {"Shall we start?": 1, "Yes.": 17, "Back to it.": 23}
+    for event in events:
+        offset = minutes.get(event.payload.get("text"), 0 if event.type != "stage.status" else 0)
+        if event.type == "stage.status" and event.payload.get("status") == "done":
+            offset = 24
+        StageEvent.objects.filter(pk=event.pk).update(created_at=start + timedelta(minutes=offset))
+
+    sign_in(page, "grace")
+    page.goto(f"/stages/{stage.pk}/replay")
+    page.get_by_test_id("replay").wait_for()
+    expect(page.get_by_test_id("replay-clock")).to_have_text("00:00 / 24:00")
+    gaps = page.get_by_test_id("replay-idle-gaps")
+    expect(gaps).to_contain_text("⋯ 16 min idle")
+    expect(gaps).to_contain_text("⋯ 6 min idle")
+    page.get_by_role("button", name="Go to the end").click()
+    expect(page.get_by_test_id("replay-clock")).to_have_text("24:00 / 24:00")
+    expect(page.get_by_text("Back to it.")).to_be_visible()
+    expect(page.locator("li", has_text="Back to it.")).to_contain_text("23:00")
+    page.screenshot(path=screenshot_path("replay-real-times"))
