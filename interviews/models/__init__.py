@@ -24,6 +24,7 @@ from .practice import (
     StageEvent,
     StageFollowUp,
     StageQuestion,
+    StageShadow,
     Submission,
     TestResult,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "StageEvent",
     "StageFollowUp",
     "StageQuestion",
+    "StageShadow",
     "StageTemplate",
     "Submission",
     "TestCase",
