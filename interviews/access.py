@@ -36,9 +36,11 @@ from interviews.selectors.access import (
     can_drive_stage,
     can_see_private,
     can_see_review_score,
+    can_shadow,
     can_use_coach_queue,
     is_admin,
     is_stage_owner,
+    is_stage_shadow,
     stage_waits_for_coach,
     stage_went_solo,
 )
@@ -59,7 +61,9 @@ def stage_is_visible_to(user: AnyUser | None, stage: Stage) -> bool:
         return False
     if is_admin(user):
         return True
-    return stage.loop.candidate_id == user.pk or stage.coach_id == user.pk
+    if stage.loop.candidate_id == user.pk or stage.coach_id == user.pk:
+        return True
+    return is_stage_shadow(user, stage)
 
 
 def access_stage(user: AnyUser | None, stage: Stage) -> Stage:
@@ -167,6 +171,26 @@ def access_stage_claim(user: AnyUser | None, stage: Stage) -> Stage:
         )
     if not stage.coach_requested:
         raise StateConflict("This stage did not ask for a coach.", code="coach_not_requested")
+    return stage
+
+
+def access_stage_shadow(user: AnyUser | None, stage: Stage) -> Stage:
+    """Joining a stage's live room as a shadow: coaches and admins (`can_shadow`), on a
+    coached stage (one with a coach, or waiting for one) that is not finished. Anyone else
+    — a candidate of another loop included — is told it does not exist (404); the stage's
+    own coach and candidate are in the room already."""
+    if user is None or not user.is_authenticated:
+        raise NotFound("Stage not found.")
+    if stage.coach_id == user.pk or stage.loop.candidate_id == user.pk:
+        raise StateConflict("You are in this interview already.", code="shadow_own_stage")
+    if not can_shadow(user):
+        raise NotFound("Stage not found.")
+    if stage.status == Stage.Status.DONE:
+        raise StateConflict("This stage is finished.", code="stage_finished")
+    if stage.coach_id is None and not stage.coach_requested:
+        raise StateConflict(
+            "This stage has no coach: there is no interview to shadow.", code="stage_not_coached"
+        )
     return stage
 
 

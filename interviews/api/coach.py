@@ -24,7 +24,12 @@ from interviews.services.errors import NotFound
 from interviews.services.follow_ups import stage_push_follow_up
 from interviews.services.notes import coach_note_create
 from interviews.services.scorecards import scorecard_save
-from interviews.services.stages import stage_claim, stage_hand_over, stage_release
+from interviews.services.stages import (
+    stage_claim,
+    stage_hand_over,
+    stage_release,
+    stage_shadow_join,
+)
 
 from .base import (
     PracticeApi,
@@ -69,6 +74,19 @@ class StageClaimApi(PracticeApi):
     def post(self, request: Request, stage_id: int) -> Response:
         stage = stage_claim_target_for(request.user, stage_id)
         stage = stage_claim(stage=stage, coach=request.user)
+        return Response(StageSummarySerializer(stage).data)
+
+
+class StageShadowApi(PracticeApi):
+    @extend_schema(
+        request=None,
+        responses={200: StageSummarySerializer},
+        description="A coach or admin joins the stage's live room as a shadow: sees and hears "
+        "it, sends no media, acts on nothing. 404 for anyone else.",
+    )
+    def post(self, request: Request, stage_id: int) -> Response:
+        stage = stage_claim_target_for(request.user, stage_id)
+        stage_shadow_join(stage=stage, actor=request.user)
         return Response(StageSummarySerializer(stage).data)
 
 
@@ -236,6 +254,7 @@ class StageScorecardApi(PracticeApi):
 urlpatterns = [
     path("coach/queue/", CoachQueueApi.as_view(), name="coach-queue"),
     path("stages/<int:stage_id>/claim/", StageClaimApi.as_view(), name="stage-claim"),
+    path("stages/<int:stage_id>/shadow/", StageShadowApi.as_view(), name="stage-shadow"),
     path("stages/<int:stage_id>/release/", StageReleaseApi.as_view(), name="stage-release"),
     path("stages/<int:stage_id>/hand-over/", StageHandOverApi.as_view(), name="stage-hand-over"),
     path("stages/<int:stage_id>/follow-ups/", StageFollowUpApi.as_view(), name="stage-follow-ups"),

@@ -25,6 +25,7 @@ from .practice import (
     StageEvent,
     StageFollowUp,
     StageQuestion,
+    StageShadow,
     Submission,
     TestResult,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "StageEvent",
     "StageFollowUp",
     "StageQuestion",
+    "StageShadow",
     "StageTemplate",
     "Submission",
     "TestCase",

@@ -306,6 +306,24 @@ class StageEvent(models.Model):
         return f"{self.stage_id}#{self.seq} {self.type}"
 
 
+class StageShadow(models.Model):
+    """A coach or admin who joined a stage's live room to shadow it: they see and hear the
+    interview (code, whiteboard, chat, the call without sending any media) and act on
+    nothing — no follow-ups, no scorecard, no private events (docs/decisions.md)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="shadows")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "user"], name="stageshadow_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"shadow of stage {self.stage_id}"
+
+
 class CoachNote(models.Model):
     """A coach's private note on a stage; never shown to the candidate."""
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
-from interviews.models import Loop, Scorecard, Stage, Submission
+from interviews.models import Loop, Scorecard, Stage, StageShadow, Submission
 from interviews.roles import ADMIN, COACH, role_of
 
 if TYPE_CHECKING:
@@ -38,6 +38,19 @@ def can_act_as_coach(user: AnyUser, stage: Stage) -> bool:
     if role == ADMIN:
         return True
     return role == COACH and stage.coach_id == user.pk
+
+
+def is_stage_shadow(user: AnyUser, stage: Stage) -> bool:
+    """Joined the stage's room to shadow it (`stage_shadow_join`): sees, never acts."""
+    return (
+        bool(user.is_authenticated) and StageShadow.objects.filter(stage=stage, user=user).exists()
+    )
+
+
+def can_shadow(user: AnyUser) -> bool:
+    """Who may shadow a live interview: coaches (learning from, or calibrating with, a
+    colleague) and admins; never a candidate."""
+    return is_coach_or_admin(user)
 
 
 def can_drive_stage(user: AnyUser, stage: Stage) -> bool:
@@ -87,7 +100,8 @@ def stages_visible_to(user: AnyUser) -> QuerySet[Stage]:
         return Stage.objects.none()
     if is_admin(user):
         return Stage.objects.all()
-    return Stage.objects.filter(Q(loop__candidate=user) | Q(coach=user))
+    shadowing = StageShadow.objects.filter(stage=OuterRef("pk"), user=user)
+    return Stage.objects.filter(Q(loop__candidate=user) | Q(coach=user) | Exists(shadowing))
 
 
 def loops_visible_to(user: AnyUser) -> QuerySet[Loop]:

@@ -14,9 +14,10 @@ from interviews.access import (
     access_stage_as_coach,
     access_stage_claim,
     access_stage_clock,
+    access_stage_shadow,
     access_stage_start,
 )
-from interviews.models import Booking, Loop, Stage
+from interviews.models import Booking, Loop, Stage, StageShadow
 from interviews.realtime.events import emit
 from interviews.roles import COACH, role_of
 
@@ -200,3 +201,11 @@ def stage_claim(*, stage: Stage, coach: AbstractBaseUser) -> Stage:
     stage.save(update_fields=["coach"])
     emit(stage, "stage.claimed", {"coach": coach.get_username()}, actor=coach)
     return stage
+
+
+def stage_shadow_join(*, stage: Stage, actor: AbstractBaseUser) -> StageShadow:
+    """Let a coach or admin into the stage's room as a shadow (again: a no-op). The room
+    sees them in its presence as they connect; they receive the call and send nothing."""
+    access_stage_shadow(actor, stage)
+    shadow, _ = StageShadow.objects.get_or_create(stage=stage, user=actor)
+    return shadow

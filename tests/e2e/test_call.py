@@ -159,7 +159,7 @@ def test_coach_and_candidate_see_and_hear_each_other_and_mute_stops_the_audio(
     expect(admin_panel.get_by_role("button", name="Mute")).to_have_count(0)
     assert rtp_bytes(admin, "outbound-rtp", "audio") == 0
     assert rtp_bytes(admin, "outbound-rtp", "video") == 0
-    expect(panel.get_by_test_id("call-listeners")).to_have_text("ada is listening in.")
+    expect(panel.get_by_test_id("call-listeners")).to_have_text("ada is shadowing (listening in).")
     admin.screenshot(path=screenshot_path("call-admin-listening"))
 
     # A user with no business in the room is refused (4403) before any signal is relayed.
@@ -202,3 +202,45 @@ def test_a_refused_microphone_says_what_to_do_and_the_call_still_receives(
     expect(panel.get_by_role("button", name="Try again")).to_be_visible()
     expect(panel.get_by_test_id("call-status")).to_contain_text("No coach yet")
     page.screenshot(path=screenshot_path("call-microphone-refused"))
+
+
+def test_a_second_coach_shadows_listen_only_and_acts_on_nothing(
+    media_page, bank, screenshot_path
+) -> None:
+    UserFactory(username="grace")
+    CoachFactory(username="coach-lin")
+    CoachFactory(username="coach-ada")
+
+    candidate = media_page()
+    stage_id = start_coached_coding_stage(candidate)
+    coach = media_page()
+    claim(coach, room=candidate)
+    for page, other in ((candidate, "coach-lin"), (coach, "grace")):
+        page.wait_for_function(REMOTE_VIDEO_PLAYS, arg=other)
+
+    # A colleague joins from the console with the stage's number.
+    shadow = media_page()
+    sign_in(shadow, "coach-ada")
+    shadow.goto("/coach")
+    shadow.get_by_label("Stage number or room link").fill(str(stage_id))
+    shadow.get_by_role("button", name="Shadow").click()
+    shadow.get_by_test_id("coach-room").wait_for()
+    expect(shadow.get_by_test_id("shadowing")).to_have_text("shadowing · listen-only")
+    for user in ("grace", "coach-lin"):
+        shadow.wait_for_function(REMOTE_VIDEO_PLAYS, arg=user)
+    assert grows(lambda: rtp_bytes(shadow, "inbound-rtp", "audio"))
+    assert rtp_bytes(shadow, "outbound-rtp", "audio") == 0
+    assert rtp_bytes(shadow, "outbound-rtp", "video") == 0
+    expect(shadow.get_by_test_id("call-panel").get_by_role("button", name="Mute")).to_have_count(0)
+    # Both sides are told; the shadow sees the code and has no coach tools.
+    for page in (candidate, coach):
+        expect(page.get_by_test_id("call-listeners")).to_have_text(
+            "coach-ada is shadowing (listening in)."
+        )
+    shadow.wait_for_function(
+        "() => document.querySelector('.cm-content')?.textContent.includes('import sys')"
+    )
+    expect(shadow.get_by_role("tab", name="Scorecard")).to_have_count(0)
+    expect(shadow.get_by_role("button", name="Push")).to_have_count(0)
+    expect(shadow.get_by_role("button", name="Pause clock")).to_have_count(0)
+    shadow.screenshot(path=screenshot_path("call-coach-shadowing"))

@@ -21,12 +21,12 @@ pytestmark = pytest.mark.e2e
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}  # the live server's
 
 
-def _live_design_stage() -> Stage:
-    """grace's coached design stage, claimed and started by coach-lin."""
+def _live_design_stage(kind: str = "design") -> Stage:
+    """grace's coached design (or other `kind` of) stage, claimed and started by coach-lin."""
     grace = UserFactory(username="grace")
     lin = CoachFactory(username="coach-lin")
     template = LoopTemplate.objects.get(slug="ai-lab-infra-sde")
-    stage = loop_start(candidate=grace, template=template, coached=True).stages.get(kind="design")
+    stage = loop_start(candidate=grace, template=template, coached=True).stages.get(kind=kind)
     stage_claim(stage=stage, coach=lin)
     stage.refresh_from_db()
     return stage_start(stage=stage, actor=lin)
@@ -166,3 +166,81 @@ def test_the_coach_sees_the_candidates_drawing_and_draws_on_it(
         )
     )
     assert actors == {"grace", "coach-lin"}
+
+
+def test_the_coding_rooms_chat_is_on_screen_and_counts_unread_messages(
+    page, new_page, live_server_url, bank, screenshot_path
+) -> None:
+    stage = _live_design_stage("coding")
+    candidate = page
+    candidate.set_viewport_size({"width": 1366, "height": 768})
+    _open(candidate, "grace", f"/stages/{stage.pk}")
+    coach = new_page()
+    _open(coach, "coach-lin", f"/coach/stages/{stage.pk}")
+
+    def say(text: str) -> None:
+        coach.get_by_role("tab", name="Chat").click()
+        coach.get_by_label("Message").fill(text)
+        coach.get_by_role("button", name="Send").click()
+
+    say("Walk me through the invariant first.")
+    dock = candidate.get_by_test_id("chat-dock")
+    candidate.screenshot(path=screenshot_path("coding-room-chat-1366"))
+    expect(dock.get_by_text("Walk me through the invariant first.")).to_be_in_viewport()
+    expect(candidate.get_by_label("Message")).to_be_in_viewport()
+    candidate.screenshot(path=screenshot_path("coding-room-chat-1366"))
+
+    toggle = dock.get_by_role("button", name="Chat")
+    toggle.click()
+    say("And its complexity?")
+    say("Take your time.")
+    expect(dock.get_by_test_id("chat-unread")).to_have_text(" (2)")
+    candidate.screenshot(path=screenshot_path("coding-room-chat-unread-1366"))
+    toggle.click()
+    expect(dock.get_by_test_id("chat-unread")).to_have_count(0)
+    expect(dock.get_by_text("Take your time.")).to_be_in_viewport()
+
+    # The coach's chat tab counts the candidate's messages the same way.
+    coach.get_by_role("tab", name="Follow-ups").click()
+    candidate.get_by_label("Message").fill("Sure: the heap holds the running requests.")
+    candidate.get_by_role("button", name="Send").click()
+    expect(coach.get_by_role("tab", name="Chat (1)")).to_be_visible()
+
+
+def test_replay_shows_real_times_and_marks_the_idle_gaps(
+    page, live_server_url, bank, screenshot_path
+) -> None:
+    from datetime import timedelta
+
+    from interviews.services.live import chat_post
+    from interviews.services.stages import stage_finish
+
+    stage = _live_design_stage("coding")
+    grace, lin = stage.loop.candidate, stage.coach
+    for author, text in [(lin, "Shall we start?"), (grace, "Yes."), (lin, "Back to it.")]:
+        chat_post(stage=stage, author=author, text=text)
+    stage = stage_finish(stage=stage, actor=lin)
+    # Move the log back in time: the clock started 30 minutes ago, the candidate answered at
+    # minute 17 and the coach came back six idle minutes later, at minute 23.
+    start = stage.started_at - timedelta(minutes=30)
+    Stage.objects.filter(pk=stage.pk).update(started_at=start)
+    events = list(StageEvent.objects.filter(stage=stage).order_by("seq"))
+    minutes = {"Shall we start?": 1, "Yes.": 17, "Back to it.": 23}
+    for event in events:
+        offset = minutes.get(event.payload.get("text"), 0 if event.type != "stage.status" else 0)
+        if event.type == "stage.status" and event.payload.get("status") == "done":
+            offset = 24
+        StageEvent.objects.filter(pk=event.pk).update(created_at=start + timedelta(minutes=offset))
+
+    sign_in(page, "grace")
+    page.goto(f"/stages/{stage.pk}/replay")
+    page.get_by_test_id("replay").wait_for()
+    expect(page.get_by_test_id("replay-clock")).to_have_text("00:00 / 24:00")
+    gaps = page.get_by_test_id("replay-idle-gaps")
+    expect(gaps).to_contain_text("⋯ 16 min idle")
+    expect(gaps).to_contain_text("⋯ 6 min idle")
+    page.get_by_role("button", name="Go to the end").click()
+    expect(page.get_by_test_id("replay-clock")).to_have_text("24:00 / 24:00")
+    expect(page.get_by_text("Back to it.")).to_be_visible()
+    expect(page.locator("li", has_text="Back to it.")).to_contain_text("23:00")
+    page.screenshot(path=screenshot_path("replay-real-times"))

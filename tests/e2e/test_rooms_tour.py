@@ -112,7 +112,9 @@ def test_discussion_design_review_and_scorecard(
     )
     # A draft first: the recommendation starts unset, and the candidate sees nothing.
     expect(admin.get_by_label("Recommendation")).to_have_value("")
-    expect(admin.get_by_role("button", name="Submit scorecard")).to_be_disabled()
+    admin.get_by_role("button", name="Submit scorecard").click()
+    expect(admin.get_by_role("alert")).to_contain_text("Choose a recommendation")
+    expect(admin.get_by_test_id("scorecard-status")).to_have_count(0)
     admin.get_by_role("button", name="Save draft").click()
     expect(admin.get_by_test_id("scorecard-status")).to_contain_text("Draft saved")
     page.goto(f"/stages/{stages['review'].pk}/scorecard")

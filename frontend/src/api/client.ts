@@ -267,6 +267,7 @@ export const api = {
   coachQueue: () => get<QueueEntry[]>("/api/v1/coach/queue/"),
   claim: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/claim/`),
   release: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/release/`),
+  shadow: (id: number) => post<StageSummary>(`/api/v1/stages/${id}/shadow/`),
   handOver: (id: number, coach: string) => post<StageSummary>(`/api/v1/stages/${id}/hand-over/`, { coach }),
   pushFollowUp: (id: number, body: { follow_up: number } | { text: string }) =>
     post<PushedFollowUp>(`/api/v1/stages/${id}/follow-ups/`, body),

@@ -1000,6 +1000,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/stages/{stage_id}/shadow/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description A coach or admin joins the stage's live room as a shadow: sees and hears it, sends no media, acts on nothing. 404 for anyone else. */
+        post: operations["v1_stages_shadow_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/stages/{stage_id}/start/": {
         parameters: {
             query?: never;
@@ -4397,6 +4414,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SelfAssessmentOut"];
+                };
+            };
+        };
+    };
+    v1_stages_shadow_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                stage_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StageSummary"];
                 };
             };
         };

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 
 import { api, describeError, type QueueEntry } from "../api/client";
@@ -148,6 +148,7 @@ export function CoachHome() {
           </tbody>
         </table>
       </section>
+      <ShadowForm />
       <section aria-labelledby="mine-title">
         <h2 id="mine-title">My stages</h2>
         {loops.data && active.length === 0 && <p className="muted">No claimed stages in progress.</p>}
@@ -201,5 +202,49 @@ export function CoachHome() {
         )}
       </section>
     </main>
+  );
+}
+
+/** Join a colleague's live interview as a shadow (watch and listen, act on nothing): by the
+ * stage's number or its room link, as the colleague shares it. */
+function ShadowForm() {
+  const navigate = useNavigate();
+  const [target, setTarget] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const id = Number(/(\d+)\/?$/.exec(target.trim())?.[1] ?? NaN);
+
+  async function shadow(event: FormEvent) {
+    event.preventDefault();
+    if (!Number.isInteger(id)) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.shadow(id);
+      navigate(`/coach/stages/${id}`);
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="shadow-title">
+      <h2 id="shadow-title">Shadow an interview</h2>
+      <form className="inline" onSubmit={shadow}>
+        <label className="small">
+          Stage number or room link <input value={target} onChange={(e) => setTarget(e.target.value)} placeholder="e.g. 42" />
+        </label>
+        <button type="submit" className="secondary small" disabled={busy || !Number.isInteger(id)}>
+          Shadow
+        </button>
+        <span className="muted small">You watch and listen; your microphone and camera stay off, and you act on nothing.</span>
+      </form>
+      {error && (
+        <p className="error small" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
   );
 }

@@ -5,6 +5,7 @@ import { api, type CoachNote, describeError, type StageQuestionCoach } from "../
 import { useMe } from "../auth/session";
 import { formatTime } from "../lib/format";
 import type { StageKinds } from "../lib/stageKinds";
+import { useUnreadChats } from "../rooms/shared/ChatDock";
 import { describeSignal } from "../rooms/shared/hooks";
 import { Markdown } from "../rooms/shared/Markdown";
 import { RoomLoader, RoomShell } from "../rooms/shared/RoomShell";
@@ -310,17 +311,25 @@ function PendingNotice({ room, candidateHere }: { room: Room; candidateHere: boo
 
 type Tab = "follow-ups" | "chat" | "notes" | "signals" | "scorecard";
 
+/** A coach watching a stage that is not theirs (joined with "Shadow"): sees and hears the
+ * room, acts on nothing (the server refuses it anyway). Admins keep their coach tools. */
+export function isShadowing(room: Room, me: { username: string; role: string }): boolean {
+  return me.role !== "admin" && me.username !== room.stage.coach;
+}
+
 function CoachSide({ room }: { room: Room }) {
   const me = useMe();
-  const [tab, setTab] = useState<Tab>("follow-ups");
+  const shadowing = isShadowing(room, me);
+  const [tab, setTab] = useState<Tab>(shadowing ? "chat" : "follow-ups");
   const signals = room.events.filter((e) => e.type === "integrity").length;
+  const unread = useUnreadChats(room.events, me.username, tab === "chat", room.syncedSeq);
   const tabs: [Tab, string][] = [
     ["follow-ups", "Follow-ups"],
-    ["chat", "Chat"],
+    ["chat", `Chat${unread ? ` (${unread})` : ""}`],
     ["notes", "Notes"],
     ["signals", `Signals${signals ? ` (${signals})` : ""}`],
     ["scorecard", "Scorecard"],
-  ];
+  ].filter(([key]) => !shadowing || key === "chat") as [Tab, string][];
   return (
     <aside className="room-side coach-side" aria-label="Coach tools">
       <div className="tabs" role="tablist">
@@ -350,15 +359,21 @@ function CoachRoomView({ room, kinds }: { room: Room; kinds: StageKinds }) {
     if (answersSaved) void reload();
   }, [answersSaved, reload]);
   const candidateHere = room.presence.some((p) => p.user === room.stage.candidate);
+  const shadowing = isShadowing(room, useMe());
   const actions = (
     <>
+      {shadowing && (
+        <span className="badge status-pending" data-testid="shadowing">
+          shadowing · listen-only
+        </span>
+      )}
       {!room.refused && (
         <span className={`small ${candidateHere ? "ok" : "muted"}`}>
           {room.stage.candidate} {candidateHere ? "is here" : "is away"}
         </span>
       )}
-      <TimerControls room={room} />
-      <HandOverControls room={room} />
+      {!shadowing && <TimerControls room={room} />}
+      {!shadowing && <HandOverControls room={room} />}
       {room.stage.status === "done" && !room.refused && (
         <Link className="button secondary small" to={`/stages/${room.stage.id}/replay`}>
           Replay
@@ -366,7 +381,7 @@ function CoachRoomView({ room, kinds }: { room: Room; kinds: StageKinds }) {
       )}
     </>
   );
-  const notices = room.stage.status === "pending" && !room.refused && <PendingNotice room={room} candidateHere={candidateHere} />;
+  const notices = room.stage.status === "pending" && !room.refused && !shadowing && <PendingNotice room={room} candidateHere={candidateHere} />;
 
   return (
     <RoomShell room={room} kinds={kinds} className="coach-room" testId="coach-room" actions={actions} notices={notices}>

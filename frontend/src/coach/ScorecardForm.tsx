@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 
 import { ApiError, api, describeError, type Recommendation, type Rubric } from "../api/client";
 import { RECOMMENDATION_LABEL } from "../lib/format";
@@ -11,6 +11,8 @@ interface Draft {
   recommendation: Recommendation | "";
   private_notes: string;
 }
+
+export const NEEDS_RECOMMENDATION = "Choose a recommendation (strong no, no, yes or strong yes) before submitting; a draft may leave it unset.";
 
 function savedLabel(draft: boolean | undefined, at: string): string {
   const time = new Date(at).toLocaleTimeString();
@@ -25,6 +27,7 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
   // The candidate sees the scorecard only once submitted; after that it changes only by submitting again.
   const [submitted, setSubmitted] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const recommendationRef = useRef<HTMLSelectElement>(null);
 
   useEffect(() => {
     api
@@ -52,6 +55,12 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const submit = submitter?.value === "submit";
     setError(null);
+    if (submit && !draft.recommendation) {
+      // The server refuses it too (400 on `recommendation`); say so before asking it.
+      setError(NEEDS_RECOMMENDATION);
+      recommendationRef.current?.focus();
+      return;
+    }
     try {
       const card = await api.scorecardSave(stageId, {
         scores: dimensions
@@ -111,7 +120,7 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
       </label>
       <label>
         Recommendation
-        <select value={draft.recommendation} onChange={(e) => setDraft((x) => ({ ...x, recommendation: e.target.value as Recommendation | "" }))}>
+        <select ref={recommendationRef} value={draft.recommendation} aria-invalid={error === NEEDS_RECOMMENDATION} onChange={(e) => setDraft((x) => ({ ...x, recommendation: e.target.value as Recommendation | "" }))}>
           <option value="">Not chosen yet</option>
           {Object.entries(RECOMMENDATION_LABEL).map(([value, label]) => (
             <option key={value} value={value}>
@@ -130,7 +139,7 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
             Save draft
           </button>
         )}
-        <button type="submit" className="primary" value="submit" disabled={!draft.recommendation}>
+        <button type="submit" className="primary" value="submit">
           {submitted ? "Update the submitted scorecard" : "Submit scorecard"}
         </button>
         {status && <span className="muted small" data-testid="scorecard-status">{status}</span>}

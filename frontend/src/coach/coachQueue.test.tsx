@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { api, type Loop, type QueueEntry } from "../api/client";
 import { coachPresent, coachState } from "../lib/coachedStage";
 import { CoachHome, useNewQueueEntries } from "./CoachHome";
-import { ExtendClock } from "./CoachRoom";
+import type { Room } from "../rooms/shared/useStageRoom";
+import { ExtendClock, isShadowing } from "./CoachRoom";
 
 vi.mock("../auth/session", () => ({ useMe: () => ({ username: "lin", role: "coach" }) }));
 
@@ -82,5 +83,31 @@ describe("extending the clock", () => {
     await waitFor(() => expect(timer).toHaveBeenCalledWith(7, "extend", 12));
     fireEvent.change(input, { target: { value: "500" } });
     expect((screen.getByRole("button", { name: "Extend" }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe("shadowing", () => {
+  it("joins a stage by its number or room link, then opens its room", async () => {
+    vi.spyOn(api, "coachQueue").mockResolvedValue([]);
+    vi.spyOn(api, "loops").mockResolvedValue([]);
+    const shadow = vi.spyOn(api, "shadow").mockResolvedValue({} as never);
+    render(
+      <MemoryRouter>
+        <CoachHome />
+      </MemoryRouter>,
+    );
+    const input = screen.getByLabelText("Stage number or room link");
+    const button = screen.getByRole("button", { name: "Shadow" }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    fireEvent.change(input, { target: { value: "https://mockloop.example/coach/stages/42/" } });
+    fireEvent.click(button);
+    await waitFor(() => expect(shadow).toHaveBeenCalledWith(42));
+  });
+
+  it("is any coach in a stage that is not theirs; an admin keeps the coach tools", () => {
+    const room = { stage: { coach: "lin" } } as unknown as Room;
+    expect(isShadowing(room, { username: "lin", role: "coach" })).toBe(false);
+    expect(isShadowing(room, { username: "ada", role: "coach" })).toBe(true);
+    expect(isShadowing(room, { username: "root", role: "admin" })).toBe(false);
   });
 });

@@ -20,7 +20,7 @@ import { describeSignal, useYMapValue } from "../rooms/shared/hooks";
 import { Markdown } from "../rooms/shared/Markdown";
 import { UnsupportedStageKind } from "../rooms/shared/UnsupportedStageKind";
 import type { LoggedEvent } from "../ws/events.gen";
-import { buildTimeline, countAt, formatOffset, inFeed, ReplayDocs, type Timeline, type TimelineEvent } from "./engine";
+import { buildTimeline, countAt, formatOffset, IDLE_CAP_MS, idleLabel, inFeed, realAt, ReplayDocs, type Timeline, type TimelineEvent } from "./engine";
 
 const Whiteboard = lazy(() => import("../rooms/design/Whiteboard"));
 export const SPEEDS = [0.5, 1, 2, 4, 8];
@@ -249,7 +249,7 @@ function Scrubber({ timeline, t, onSeek }: { timeline: Timeline; t: number; onSe
         value={Math.min(t, duration)}
         onChange={(e) => onSeek(Number(e.target.value))}
         aria-label="Replay position"
-        aria-valuetext={`${formatOffset(t)} of ${formatOffset(timeline.duration)}`}
+        aria-valuetext={`${formatOffset(realAt(timeline, t))} of ${formatOffset(timeline.realDuration)}`}
         data-testid="replay-scrubber"
       />
       <div className="marks" aria-hidden="true">
@@ -260,6 +260,19 @@ function Scrubber({ timeline, t, onSeek }: { timeline: Timeline; t: number; onSe
             style={{ left: `${(m.t / duration) * 100}%` }}
             title={describeEvent(m.event)}
           />
+        ))}
+      </div>
+      {/* Idle stretches play shortened: marked where they are, with how long they really were. */}
+      <div className="idle-gaps" data-testid="replay-idle-gaps">
+        {timeline.gaps.map((g) => (
+          <span
+            key={g.t}
+            className="idle-gap"
+            style={{ left: `${(g.t / duration) * 100}%`, width: `${(g.playedMs / duration) * 100}%` }}
+            title={`${idleLabel(g.ms).replace("⋯ ", "")}, played in ${Math.round(g.playedMs / 1000)} s`}
+          >
+            {idleLabel(g.ms)}
+          </span>
         ))}
       </div>
     </div>
@@ -309,7 +322,8 @@ export function ReplayPage() {
     };
   }, [id, room]);
 
-  const timeline = useMemo(() => buildTimeline(events ?? []), [events]);
+  const startedAt = stage?.started_at ?? null;
+  const timeline = useMemo(() => buildTimeline(events ?? [], IDLE_CAP_MS, startedAt), [events, startedAt]);
   const docs = useMemo(() => new ReplayDocs(timeline), [timeline]);
   useEffect(() => () => docs.destroy(), [docs]);
   const count = countAt(timeline, t);
@@ -428,7 +442,7 @@ export function ReplayPage() {
         </label>
         <Scrubber timeline={timeline} t={t} onSeek={seek} />
         <span className="replay-clock mono" data-testid="replay-clock">
-          {formatOffset(t)} / {formatOffset(timeline.duration)}
+          {formatOffset(realAt(timeline, t))} / {formatOffset(timeline.realDuration)}
         </span>
         <span className="small muted">{current ? formatTime(new Date(current.at).toISOString()) : ""}</span>
       </div>
@@ -450,7 +464,7 @@ export function ReplayPage() {
               {feed.map((e) => (
                 <li key={e.seq} className={`feed-item feed-${e.type.replace(/\./g, "-")} ${e.event.private ? "private" : ""}`}>
                   <button type="button" className="link-button" onClick={() => seek(e.t)}>
-                    <span className="mono small muted">{formatOffset(e.t)}</span> {describeEvent(e.event)}
+                    <span className="mono small muted">{formatOffset(e.real)}</span> {describeEvent(e.event)}
                   </button>
                 </li>
               ))}

@@ -4,7 +4,7 @@ import * as Y from "yjs";
 import { toBase64 } from "../ws/sharedDocs";
 import type { LoggedEvent } from "../ws/events.gen";
 import { chatEvent, docUpdateEvent, noteEvent, stageLiveEvent, submissionEvent } from "../ws/testEvents";
-import { buildTimeline, countAt, IDLE_CAP_MS, inFeed, ReplayDocs } from "./engine";
+import { buildTimeline, countAt, formatOffset, IDLE_CAP_MS, idleLabel, inFeed, realAt, ReplayDocs } from "./engine";
 
 /** doc.update events that type `text` one character per event, 100 ms apart. */
 function typing(text: string, start = 0, t0 = Date.UTC(2026, 0, 1)): LoggedEvent[] {
@@ -33,6 +33,30 @@ describe("replay timeline", () => {
     expect(countAt(timeline, 1999)).toBe(1);
     expect(countAt(timeline, 2000)).toBe(2);
     expect(countAt(timeline, 1e9)).toBe(3);
+  });
+
+  it("labels events with their real offset from the stage's start, across shortened gaps", () => {
+    const at = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
+    // The clock started at 0; a chat at 23:10, after six idle minutes, then one at 23:15.
+    const timeline = buildTimeline(
+      [chatEvent(1, "before the clock", at(-30)), stageLiveEvent(2, at(0)), chatEvent(3, "hi", at(17 * 60 + 10)), chatEvent(4, "back", at(23 * 60 + 10)), chatEvent(5, "on", at(23 * 60 + 15))],
+      IDLE_CAP_MS,
+      at(0),
+    );
+    expect(timeline.events.map((e) => formatOffset(e.real))).toEqual(["00:00", "00:00", "17:10", "23:10", "23:15"]);
+    expect(timeline.events[0]!.real).toBe(-30_000);
+    expect(formatOffset(timeline.realDuration)).toBe("23:15");
+    // Playback skips the idle stretches: each plays in IDLE_CAP_MS.
+    expect(timeline.duration).toBe(4 * IDLE_CAP_MS);
+    expect(timeline.gaps.map((g) => [g.t, g.ms, idleLabel(g.ms)])).toEqual([
+      [IDLE_CAP_MS, 1030_000, "⋯ 17 min idle"],
+      [2 * IDLE_CAP_MS, 360_000, "⋯ 6 min idle"],
+    ]);
+    // The time label stays real: at an event exactly, and moving in step after the last gap.
+    expect(formatOffset(realAt(timeline, timeline.events[3]!.t))).toBe("23:10");
+    expect(formatOffset(realAt(timeline, timeline.events[3]!.t + 2000))).toBe("23:12");
+    expect(realAt(timeline, 2 * IDLE_CAP_MS + IDLE_CAP_MS / 2)).toBe(17 * 60_000 + 10_000 + 180_000);
+    expect(formatOffset(realAt(timeline, 1e9))).toBe("23:15");
   });
 
   it("lists verdicts once, with their result, and leaves edits out of the feed", () => {

@@ -1,6 +1,11 @@
 // Replay of a stage from its event log: a timeline (idle gaps shortened so a 60-minute
 // round with long pauses still plays in reasonable time) and the shared documents rebuilt
 // by applying the `doc.update` Yjs updates in order to fresh Y.Docs up to a position.
+//
+// Two clocks: replay time `t` (what the scrubber and playback move along, gaps capped) and
+// real time — the offset from the stage's start, which is what every label shows ("at
+// 23:10"). A shortened gap plays in at most IDLE_CAP_MS while the real clock jumps across
+// it, and the scrubber marks it ("⋯ 6 min idle") so the shortening is visible.
 import * as Y from "yjs";
 
 import type { LoggedEvent, LoggedEventType } from "../ws/events.gen";
@@ -8,6 +13,8 @@ import { fromBase64 } from "../ws/sharedDocs";
 
 /** Gaps between events longer than this play as this long. */
 export const IDLE_CAP_MS = 4000;
+/** Shortened gaps at least this long are marked on the scrubber. */
+export const IDLE_MARK_MS = 60_000;
 /** Document states are snapshotted every this many updates, so seeking back is cheap. */
 const CHECKPOINT_EVERY = 400;
 
@@ -19,27 +26,69 @@ export interface TimelineEvent {
   t: number;
   /** Wall-clock time of the event. */
   at: number;
+  /** Real time: ms from the stage's start (negative before the clock started). */
+  real: number;
   event: LoggedEvent;
+}
+
+/** An idle stretch the replay plays shortened: from replay time `t` (for `playedMs`), `ms`
+ * of real time with nothing happening. */
+export interface IdleGap {
+  t: number;
+  playedMs: number;
+  ms: number;
 }
 
 export interface Timeline {
   events: TimelineEvent[];
   duration: number;
+  /** Real time at the end (ms from the stage's start). */
+  realDuration: number;
+  gaps: IdleGap[];
 }
 
-export function buildTimeline(events: LoggedEvent[], idleCapMs = IDLE_CAP_MS): Timeline {
+/** `startedAt`: the stage's start (its clock); the first event's time when unknown. */
+export function buildTimeline(events: LoggedEvent[], idleCapMs = IDLE_CAP_MS, startedAt?: string | null): Timeline {
   const sorted = [...events].sort((a, b) => a.seq - b.seq);
   const out: TimelineEvent[] = [];
+  const gaps: IdleGap[] = [];
   let t = 0;
   let previous: number | null = null;
   sorted.forEach((event, index) => {
     const parsed = Date.parse(event.at);
     const at = Number.isFinite(parsed) ? parsed : (previous ?? 0);
-    if (previous !== null) t += Math.max(0, Math.min(at - previous, idleCapMs));
+    if (previous !== null) {
+      const gap = Math.max(0, at - previous);
+      const played = Math.min(gap, idleCapMs);
+      if (gap >= IDLE_MARK_MS) gaps.push({ t, playedMs: played, ms: gap });
+      t += played;
+    }
     previous = at;
-    out.push({ index, seq: event.seq, type: event.type, t, at, event });
+    out.push({ index, seq: event.seq, type: event.type, t, at, real: 0, event });
   });
-  return { events: out, duration: t };
+  const start = startedAt && Number.isFinite(Date.parse(startedAt)) ? Date.parse(startedAt) : (out[0]?.at ?? 0);
+  for (const e of out) e.real = e.at - start;
+  return { events: out, duration: t, realDuration: out.length ? out[out.length - 1]!.real : 0, gaps };
+}
+
+/** Real time (ms from the stage's start) at replay time `t`: between two events the real
+ * clock runs in step with playback, faster across a shortened gap. */
+export function realAt(timeline: Timeline, t: number): number {
+  const events = timeline.events;
+  if (!events.length) return 0;
+  const n = countAt(timeline, t);
+  if (n === 0) return events[0]!.real;
+  const before = events[n - 1]!;
+  const after = events[n];
+  if (!after || after.t <= before.t) return before.real;
+  const fraction = (t - before.t) / (after.t - before.t);
+  return before.real + fraction * (after.real - before.real);
+}
+
+/** "⋯ 6 min idle" for a shortened gap. */
+export function idleLabel(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  return minutes >= 1 ? `⋯ ${minutes} min idle` : `⋯ ${Math.round(ms / 1000)} s idle`;
 }
 
 /** How many events have happened at replay time `t` (events at exactly `t` included). */

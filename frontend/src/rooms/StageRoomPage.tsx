@@ -7,6 +7,7 @@ import { coachPresent, coachState, SOLO_LABEL } from "../lib/coachedStage";
 import { startClockQuestion } from "../lib/format";
 import type { StageKinds } from "../lib/stageKinds";
 import { finishConfirmText } from "./finishConfirm";
+import { ChatDock } from "./shared/ChatDock";
 import { useIntegritySignals } from "./shared/hooks";
 import { RoomLoader, RoomShell } from "./shared/RoomShell";
 import { isSolo, SoloNotice } from "./shared/ScriptedInterviewer";
@@ -140,11 +141,17 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
             notepad={solo}
           />
         ) : null;
+        // Placed in the room's own layout, the chat is docked at the bottom of its pane.
+        const docked = chat && (
+          <ChatDock events={room.events} me={me.username} syncedSeq={room.syncedSeq} label={solo ? "Notepad" : "Chat"}>
+            {chat}
+          </ChatDock>
+        );
         return (
           <>
             {solo && stage.status === "live" && <SoloNotice />}
             <div className={`room-body ${view.sideChat ? "with-side" : ""}`}>
-              <view.Workspace room={room} editable={isOwner} side={view.sideChat ? undefined : chat} />
+              <view.Workspace room={room} editable={isOwner} side={view.sideChat ? undefined : docked} />
               {view.sideChat && <aside className="room-side">{chat}</aside>}
             </div>
           </>

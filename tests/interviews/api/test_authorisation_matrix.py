@@ -214,6 +214,7 @@ CASES = [
     ),
     Case("coach-queue", "get", lambda w: f"{API}/coach/queue/", (401, 403, 403, 200, 200, 200)),
     Case("claim", "post", stage_url("values", "claim/"), (401, 404, 403, 200, 200, 200)),
+    Case("shadow", "post", stage_url("coding", "shadow/"), (401, 404, 409, 200, 409, 200)),
     Case("release", "post", stage_url("review", "release/"), (401, 404, 403, 404, 200, 200)),
     Case(
         "hand-over",

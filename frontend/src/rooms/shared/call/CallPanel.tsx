@@ -54,8 +54,8 @@ export function callStatus(stage: StageDetail, me: string, presence: PresenceEnt
   }
   const talkingNow = peers.filter((p) => !p.listenOnly && CONNECTED.has(p.ice)).map((p) => p.user);
   return talkingNow.length
-    ? `Listening in to ${talkingNow.join(" and ")}; your microphone and camera stay off.`
-    : "Listening in (your microphone and camera stay off); waiting for the call to start.";
+    ? `Shadowing: listening in to ${talkingNow.join(" and ")}; your microphone and camera stay off.`
+    : "Shadowing: listening in (your microphone and camera stay off); waiting for the call to start.";
 }
 
 export function CallPanel({ room }: { room: Room }) {
@@ -100,7 +100,7 @@ function CallView({ room, me }: { room: Room; me: string }) {
         </p>
         {listening.length > 0 && (
           <p className="small muted" data-testid="call-listeners">
-            {[...new Set(listening.map((p) => p.user))].join(", ")} {listening.length === 1 ? "is" : "are"} listening in.
+            {[...new Set(listening.map((p) => p.user))].join(", ")} {listening.length === 1 ? "is" : "are"} shadowing (listening in).
           </p>
         )}
         {call.mediaProblem && (

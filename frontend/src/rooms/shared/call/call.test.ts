@@ -59,7 +59,7 @@ describe("callStatus", () => {
   it("tells a listener who they hear", () => {
     const peers = [peer("grace", "connected"), peer("coach-lin", "connected")];
     expect(callStatus(stage(), "ada", here("ada", "grace", "coach-lin"), peers)).toBe(
-      "Listening in to grace and coach-lin; your microphone and camera stay off.",
+      "Shadowing: listening in to grace and coach-lin; your microphone and camera stay off.",
     );
   });
 });
