@@ -23,6 +23,8 @@ import {
   verificationOf,
 } from "./model";
 import { StatusBadges } from "./QuestionList";
+import { type FlawProposal, ReanchorPrompt } from "./ReanchorPrompt";
+import { useLeaveGuard } from "./useLeaveGuard";
 
 type Tab = "prompt" | "code" | "parts" | "follow-ups" | "document";
 const POLL_MS = 400;
@@ -95,6 +97,24 @@ function BasicsSection({ draft, set, isNew, errors, rubrics }: { draft: Question
       </Section>
     </>
   );
+}
+
+/** Why this version cannot be published yet, in words (null: it can). A coding question
+ * needs a reference that passed every sample and hidden test; "failed" and "not verified
+ * yet" call for different next steps. */
+export function publishBlockedReason(question: QuestionAdmin, progress: Verification): string | null {
+  if (question.kind !== "coding" || question.verified_at) return null;
+  switch (progress.state) {
+    case "failed":
+      return "Verification failed: fix the reference solution or the tests, save, and verify again before publishing.";
+    case "queued":
+    case "running":
+      return "Verification is running: publish once it has passed.";
+    case "unavailable":
+      return "Verification could not run (the sandbox was unavailable): verify again before publishing.";
+    default:
+      return "Not verified yet: press Verify and wait for the reference to pass every test before publishing.";
+  }
 }
 
 function VerifyPanel({ verification }: { verification: Verification }) {
@@ -176,6 +196,7 @@ export function QuestionEditorPage() {
   const [message, setMessage] = useState<{ kind: "ok" | "error" | "notice"; text: string } | null>(null);
   const [busy, setBusy] = useState<null | "save" | "verify" | "publish" | "archive">(null);
   const [progress, setProgress] = useState<Verification>({});
+  const [reanchor, setReanchor] = useState<FlawProposal[] | null>(null);
   const [tab, setTab] = useState<Tab>("prompt");
   const [rubrics, setRubrics] = useState<string[]>([]);
   const poll = useRef<ReturnType<typeof setInterval> | null>(null);
@@ -202,15 +223,7 @@ export function QuestionEditorPage() {
     };
   }, [id, isNew]);
 
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = "";
-    };
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
+  const leaveGuard = useLeaveGuard(dirty);
 
   useEffect(() => () => {
     if (poll.current) clearInterval(poll.current);
@@ -229,22 +242,24 @@ export function QuestionEditorPage() {
   if (loadError !== undefined) return <Problem error={loadError} />;
   if (!draft) return <main id="main" className="page"><p className="muted">Loading the question…</p></main>;
 
-  async function save() {
+  async function save({ confirmReanchor = false }: { confirmReanchor?: boolean } = {}) {
     if (!draft) return;
     setBusy("save");
     setErrors({});
     setMessage(null);
     try {
-      const body = bodyOf(draft);
+      const body = confirmReanchor ? { ...bodyOf(draft), confirm_reanchor: true } : bodyOf(draft);
       if (isNew) {
         const created = await api.questionCreate(body);
         setDirty(false);
         setMessage({ kind: "ok", text: `Created ${created.slug} v${created.version} as a ${created.status}.` });
+        leaveGuard.allowNext();
         navigate(`/bank/questions/${created.id}`, { replace: true });
         return;
       }
       const before = saved!;
       const after = await api.questionSave(before.id, body);
+      setReanchor(null);
       setDirty(false);
       setSaved(after);
       setDraft(draftOf(after));
@@ -259,8 +274,17 @@ export function QuestionEditorPage() {
         notes.push("The coding content changed, so it is a draft until its reference is verified and you publish it.");
       }
       setMessage({ kind: "ok", text: notes.join(" ") });
-      if (after.id !== before.id) navigate(`/bank/questions/${after.id}`, { replace: true });
+      if (after.id !== before.id) {
+        leaveGuard.allowNext();
+        navigate(`/bank/questions/${after.id}`, { replace: true });
+      }
     } catch (err) {
+      if (err instanceof ApiError && err.code === "flaw_reanchor_needed" && Array.isArray(err.payload.flaws)) {
+        setReanchor(err.payload.flaws as FlawProposal[]);
+        setTab("document");
+        setMessage({ kind: "notice", text: "Not saved yet: check where the planted flaws should point." });
+        return;
+      }
       if (err instanceof ApiError && err.status === 400) setErrors(err.errors);
       setMessage({ kind: "error", text: describeError(err) });
     } finally {
@@ -313,11 +337,8 @@ export function QuestionEditorPage() {
       setDraft(draftOf(after));
       setMessage({ kind: "ok", text: `Published v${after.version}: new loops now get this version.` });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409) {
-        setMessage({
-          kind: "notice",
-          text: `Not published: ${err.detail} A coding question is published only after its reference solution passed every hidden test in the sandbox — press Verify, wait for it to pass, then publish.`,
-        });
+      if (err instanceof ApiError && err.code === "question_not_verified") {
+        setMessage({ kind: "notice", text: `Not published: ${publishBlockedReason(saved, progress) ?? "its reference solution has not passed verification yet."}` });
       } else {
         setMessage({ kind: "error", text: describeError(err) });
       }
@@ -331,6 +352,7 @@ export function QuestionEditorPage() {
     setBusy("archive");
     try {
       await api.questionArchive(saved.id);
+      leaveGuard.allowNext();
       navigate("/bank");
     } catch (err) {
       setMessage({ kind: "error", text: describeError(err) });
@@ -359,6 +381,7 @@ export function QuestionEditorPage() {
   };
   const busyAny = busy !== null;
   const canPublish = saved && saved.status !== "published";
+  const publishBlocked = saved ? publishBlockedReason(saved, progress) : null;
 
   return (
     <main id="main" className="page wide question-editor" data-testid="question-editor">
@@ -388,7 +411,14 @@ export function QuestionEditorPage() {
             </button>
           )}
           {canPublish && (
-            <button type="button" className="secondary" onClick={() => void publish()} disabled={busyAny || dirty} title={dirty ? "Save first" : undefined}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => void publish()}
+              disabled={busyAny || dirty || publishBlocked !== null}
+              title={dirty ? "Save first" : (publishBlocked ?? undefined)}
+              aria-describedby={publishBlocked ? "publish-blocked" : undefined}
+            >
               {busy === "publish" ? "Publishing…" : "Publish"}
             </button>
           )}
@@ -405,7 +435,23 @@ export function QuestionEditorPage() {
           {message.text}
         </p>
       )}
+      {canPublish && publishBlocked && (
+        <p id="publish-blocked" className="small notice" data-testid="publish-blocked">
+          {publishBlocked}
+        </p>
+      )}
       {dirty && saved && (saved.kind === "coding") && <p className="small muted">Save before you verify or publish: both act on the saved version.</p>}
+      {reanchor && (
+        <ReanchorPrompt
+          proposals={reanchor}
+          busy={busy === "save"}
+          onAccept={() => void save({ confirmReanchor: true })}
+          onCancel={() => {
+            setReanchor(null);
+            setMessage(null);
+          }}
+        />
+      )}
       <ErrorList errors={errors} />
       <div className="editor-layout">
         <div className="editor-main">

@@ -85,13 +85,19 @@ export class ApiError extends Error {
   readonly status: number;
   readonly detail: string;
   readonly errors: Record<string, unknown>;
+  /** The stable machine-readable `code` of the error body ("" when it had none). */
+  readonly code: string;
+  /** The whole error body: some conflicts carry what resolves them (e.g. `flaws`). */
+  readonly payload: Record<string, unknown>;
 
-  constructor(status: number, detail: string, errors: Record<string, unknown> = {}) {
+  constructor(status: number, detail: string, errors: Record<string, unknown> = {}, payload: Record<string, unknown> = {}) {
     super(detail || `HTTP ${status}`);
     this.name = "ApiError";
     this.status = status;
     this.detail = detail;
     this.errors = errors;
+    this.payload = payload;
+    this.code = typeof payload.code === "string" ? payload.code : "";
   }
 }
 
@@ -174,7 +180,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
       unknown
     >;
     const detail = typeof payload.detail === "string" ? payload.detail : response.statusText;
-    throw new ApiError(response.status, detail, errorsOf(payload));
+    throw new ApiError(response.status, detail, errorsOf(payload), payload);
   }
   return data as T;
 }
