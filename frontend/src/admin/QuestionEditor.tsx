@@ -1,6 +1,6 @@
 // One question of the bank: edit its bank-file dict, save (in place or as a new version),
 // verify the reference in the sandbox with progress, publish.
-import { useCallback, useDeferredValue, useEffect, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 
 import { ApiError, api, describeError, type QuestionAdmin } from "../api/client";
@@ -14,6 +14,7 @@ import { FollowUpEditor } from "./FollowUpEditor";
 import {
   bodyOf,
   draftOf,
+  errorsStillStanding,
   newQuestion,
   parseFailure,
   QUESTION_KINDS,
@@ -192,7 +193,9 @@ export function QuestionEditorPage() {
   const [draft, setDraft] = useState<QuestionDraft | null>(isNew ? newQuestion((params.get("kind") as QuestionKind) || "coding") : null);
   const [dirty, setDirty] = useState(isNew);
   const [loadError, setLoadError] = useState<unknown>(undefined);
-  const [errors, setErrors] = useState<Record<string, unknown>>({});
+  // The last save's problems with the body it sent: a field changed since is unflagged.
+  const [saveErrors, setSaveErrors] = useState<{ errors: Record<string, unknown>; body: unknown }>({ errors: {}, body: null });
+  const setErrors = (errors: Record<string, unknown>, body: unknown = null) => setSaveErrors({ errors, body });
   const [message, setMessage] = useState<{ kind: "ok" | "error" | "notice"; text: string } | null>(null);
   const [busy, setBusy] = useState<null | "save" | "verify" | "publish" | "archive">(null);
   const [progress, setProgress] = useState<Verification>({});
@@ -238,6 +241,11 @@ export function QuestionEditorPage() {
     });
     setDirty(true);
   }, []);
+
+  const errors = useMemo(
+    () => (draft && saveErrors.body ? errorsStillStanding(saveErrors.errors, saveErrors.body, bodyOf(draft)) : saveErrors.errors),
+    [draft, saveErrors],
+  );
 
   if (loadError !== undefined) return <Problem error={loadError} />;
   if (!draft) return <main id="main" className="page"><p className="muted">Loading the question…</p></main>;
@@ -285,7 +293,13 @@ export function QuestionEditorPage() {
         setMessage({ kind: "notice", text: "Not saved yet: check where the planted flaws should point." });
         return;
       }
-      if (err instanceof ApiError && err.status === 400) setErrors(err.errors);
+      if (err instanceof ApiError && err.status === 400) {
+        // Listed once, in the problem list below (and at each field), not again up here.
+        setErrors(err.errors, bodyOf(draft));
+        const count = Object.values(err.errors).reduce<number>((n, m) => n + ([] as unknown[]).concat(m).length, 0);
+        setMessage({ kind: "error", text: `Not saved: ${count} problem${count === 1 ? "" : "s"}, listed below.` });
+        return;
+      }
       setMessage({ kind: "error", text: describeError(err) });
     } finally {
       setBusy(null);

@@ -232,3 +232,26 @@ export function sizeLabel(text: string): string {
   const kb = new Blob([text]).size / 1024;
   return `${lines.toLocaleString()} lines · ${kb >= 1024 ? `${(kb / 1024).toFixed(1)} MB` : `${kb.toFixed(1)} KB`}`;
 }
+
+/** The value at a bank-file path (`coding.parts[0].hidden[3].output`), or undefined. */
+export function valueAt(data: unknown, path: string): unknown {
+  let value: unknown = data;
+  for (const [, key, index] of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = index !== undefined ? (value as unknown[])[Number(index)] : (value as Record<string, unknown>)[key!];
+  }
+  return value;
+}
+
+/** The problems of the last save that still stand: a field the author has changed since
+ * is no longer flagged (the next save checks it again). A path that is not a field
+ * (`non_field_errors`, a whole list) stays until the next save. */
+export function errorsStillStanding(errors: Record<string, unknown>, savedBody: unknown, body: unknown): Record<string, unknown> {
+  const standing: Record<string, unknown> = {};
+  for (const [path, messages] of Object.entries(errors)) {
+    const before = valueAt(savedBody, path);
+    if (before !== undefined && JSON.stringify(before) !== JSON.stringify(valueAt(body, path))) continue;
+    standing[path] = messages;
+  }
+  return standing;
+}
