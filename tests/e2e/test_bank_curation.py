@@ -113,3 +113,22 @@ def test_a_doc_edit_inside_a_flaw_asks_to_re_anchor(
     expect(prompt).to_have_count(0)
     flaw = Question.objects.get(pk=question.pk).flaws.get()
     assert (flaw.line_start, flaw.line_end) == (4, 7)
+
+
+def test_the_import_page_uploads_the_chosen_file(
+    page: Page, live_server_url, transactional_db, tmp_path
+) -> None:
+    import yaml
+
+    AdminFactory(username="curator")
+    bank_file = tmp_path / "uploaded-bank.yaml"
+    bank_file.write_text(yaml.safe_dump(data.bank(), sort_keys=False), encoding="utf-8")
+    sign_in(page, "curator")
+    page.goto("/bank/transfer")
+    page.get_by_label("YAML file").set_input_files(str(bank_file))
+    expect(page.get_by_label("Bank YAML")).to_be_disabled()  # the file is not read in
+    expect(page.get_by_label("Bank YAML")).to_have_value("")
+    page.get_by_label(re.compile("Verify every new coding reference")).uncheck()
+    page.get_by_role("button", name="Import uploaded-bank.yaml").click()
+    expect(page.get_by_test_id("import-result")).to_contain_text("Imported")
+    assert Question.objects.filter(slug=data.bank()["questions"][0]["slug"]).exists()
