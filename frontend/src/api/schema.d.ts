@@ -937,6 +937,7 @@ export interface components {
                 [key: string]: unknown;
             };
             verify?: boolean | null;
+            file_name?: string;
         };
         BankImportResult: {
             detail: string;
@@ -2546,6 +2547,11 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["BankImportInputRequest"];
                 "application/yaml": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    verify?: boolean;
+                };
             };
         };
         responses: {
