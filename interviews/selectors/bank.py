@@ -226,6 +226,8 @@ def question_to_dict(question: Question) -> dict[str, Any]:
                 for flaw in sorted(question.flaws.all(), key=lambda f: f.position)
             ],
         }
+        if question.known_issues:
+            spec["review"]["known_issues"] = [dict(issue) for issue in question.known_issues]
     if question.rubric_id:
         spec["rubric"] = question.rubric.slug
     return spec

@@ -111,6 +111,7 @@ def _question_fill(question: Question, spec: dict, *, fingerprint: str) -> None:
     question.starter = coding.get("starter", {})
     question.reference = coding.get("reference", {})
     question.document = (spec.get("review") or {}).get("document", "")
+    question.known_issues = (spec.get("review") or {}).get("known_issues", [])
     question.key_points = spec.get("key_points", [])
     question.fingerprint = fingerprint
     question.verified_at = None

@@ -52,6 +52,13 @@ export interface FlawDraft {
   severity: string;
   explanation: string;
 }
+/** A real problem of the doc that is not a planted flaw: a comment on it scores neutral. */
+export interface KnownIssueDraft {
+  category: string;
+  lines: [number, number];
+  explanation: string;
+}
+export type ReviewDraft = { document: string; flaws: FlawDraft[]; known_issues?: KnownIssueDraft[] };
 export interface QuestionDraft {
   slug: string;
   kind: QuestionKind;
@@ -62,7 +69,7 @@ export interface QuestionDraft {
   prompt: string;
   coding?: CodingDraft;
   follow_ups?: FollowUpDraft[];
-  review?: { document: string; flaws: FlawDraft[] };
+  review?: ReviewDraft;
   rubric?: string;
 }
 
@@ -122,6 +129,7 @@ export function newQuestion(kind: QuestionKind): QuestionDraft {
 /** The body to PUT/POST: the draft, with empty optional blocks left out. */
 export function bodyOf(draft: QuestionDraft): QuestionDraft {
   const body = structuredClone(draft);
+  if (body.review?.known_issues && body.review.known_issues.length === 0) delete body.review.known_issues;
   if (body.follow_ups && body.follow_ups.length === 0) delete body.follow_ups;
   if (!body.rubric) delete body.rubric;
   if (body.coding) {

@@ -298,8 +298,8 @@ export const api = {
   myProgress: () => get<ProgressData>("/api/v1/me/progress/"),
   calibration: (coach?: number) => get<Calibration>(`/api/v1/coach/calibration/${query({ coach })}`),
   deepDiveFeedback: (id: number) => get<DeepDiveFeedback>(`/api/v1/stages/${id}/deep-dive-feedback/`),
-  reviewMatchSet: (id: number, comment: number, flaw: number | null) =>
-    request<ReviewScore>("PUT", `/api/v1/stages/${id}/review-matches/`, { comment, flaw }),
+  reviewMatchSet: (id: number, comment: number, flaw: number | null, valid = false) =>
+    request<ReviewScore>("PUT", `/api/v1/stages/${id}/review-matches/`, valid ? { comment, flaw, valid } : { comment, flaw }),
   reviewMatchClear: (id: number, comment: number) =>
     request<void>("DELETE", `/api/v1/stages/${id}/review-matches/${comment}/`),
 
