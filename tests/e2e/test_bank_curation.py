@@ -71,8 +71,12 @@ def test_leaving_unsaved_edits_in_the_app_asks_first(
 
     page.once("dialog", dismiss)
     page.get_by_role("link", name="Question bank").first.click()
-    expect(editor.get_by_label("Title")).to_have_value("Half-edited title")
+    for _ in range(50):  # the blocker asks from an effect, just after the click
+        if asked:
+            break
+        page.wait_for_timeout(100)
     assert asked and "unsaved changes" in asked[0]
+    expect(editor.get_by_label("Title")).to_have_value("Half-edited title")
     assert re.search(rf"/bank/questions/{question.pk}$", page.url)
 
     page.once("dialog", lambda dialog: dialog.accept())
