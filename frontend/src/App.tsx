@@ -1,5 +1,5 @@
-import { lazy, type ReactNode, Suspense } from "react";
-import { BrowserRouter, Link, Navigate, Outlet, Route, Routes, useLocation } from "react-router";
+import { lazy, type ReactNode, Suspense, useState } from "react";
+import { createBrowserRouter, Link, Navigate, Outlet, Route, RouterProvider, Routes, useLocation } from "react-router";
 
 import type { Role } from "./api/client";
 import { LoginPage, SignupPage } from "./auth/AuthPages";
@@ -127,13 +127,18 @@ function CoachRoutes() {
   );
 }
 
-export function App() {
+function Shell() {
   return (
-    <BrowserRouter>
-      <SessionProvider>
-        <TopBar />
-        <AppRoutes />
-      </SessionProvider>
-    </BrowserRouter>
+    <SessionProvider>
+      <TopBar />
+      <AppRoutes />
+    </SessionProvider>
   );
+}
+
+/** A data router (one splat route holding the app's own `<Routes>`), so that a page with
+ * unsaved edits can ask before in-app navigation leaves it (`useBlocker`). */
+export function App() {
+  const [router] = useState(() => createBrowserRouter([{ path: "*", element: <Shell /> }]));
+  return <RouterProvider router={router} />;
 }

@@ -3,8 +3,10 @@
 Import is `import_bank` behind a request: the same validation (every problem with its
 path), all or nothing, reference verification in the sandbox unless `verify` is false.
 The body is the YAML text itself (`Content-Type: application/yaml`, `?verify=0` to skip
-verification) or JSON `{"yaml": "...", "verify": bool}` / `{"bank": {...}, "verify": bool}`
-(the browser's rubric editor and loop builder send a bank dict with just what they edit).
+verification), a form upload (`multipart/form-data`: `file`, `verify`; what the import
+page sends, so a big bank is never read into the page) or JSON
+`{"yaml": "...", "verify": bool}` / `{"bank": {...}, "verify": bool}` (the browser's
+rubric editor and loop builder send a bank dict with just what they edit).
 
 Export is the bank file (YAML, as `export_bank` writes it) for download, or `?as=json`
 the same dict as JSON; `?only=rubrics,loops` leaves the other sections out.
@@ -13,20 +15,19 @@ the same dict as JSON; `?only=rubrics,loops` leaves the other sections out.
 import json
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers
-from rest_framework.parsers import BaseParser
+from rest_framework.parsers import BaseParser, MultiPartParser
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from interviews.bankfile.format import bank_dump
 from interviews.models import LoopTemplate, Rubric
 from interviews.roles import ADMIN, role_of
-from interviews.selectors.bank import bank_export
+from interviews.selectors.bank import bank_export, bank_export_chunks
 from interviews.services.bank_import import BankImportResult, bank_import, bank_import_text
 
 from .base import (
@@ -96,10 +97,28 @@ class BankPlainTextParser(BankYamlParser):
     media_type = "text/plain"
 
 
+class BankMultiPartParser(MultiPartParser):
+    """A bank file uploaded as a form (`file`, and `verify`): the browser sends the file
+    as it is, rather than reading a big bank into the page."""
+
+    def parse(self, stream, media_type=None, parser_context=None) -> dict:
+        parsed = super().parse(stream, media_type, parser_context)
+        upload = parsed.files.get("file")
+        if upload is None:
+            raise exceptions.ParseError("Upload the bank file as the form field `file`.")
+        if upload.size > BANK_MAX_BYTES:
+            raise PayloadTooLarge(f"The bank file is over {BANK_MAX_BYTES // (1024 * 1024)} MiB.")
+        data: dict[str, Any] = {"yaml": _decode(upload.read()), "file_name": upload.name}
+        if "verify" in parsed.data:
+            data["verify"] = _flag(parsed.data["verify"])
+        return data
+
+
 class BankImportInputSerializer(StrictSerializer):
     yaml = StrictCharField(required=False, trim_whitespace=False, allow_blank=True)
     bank = StrictDictField(required=False)
     verify = StrictBooleanField(required=False, allow_null=True, default=None)
+    file_name = StrictCharField(required=False, max_length=255)
 
     def validate(self, data: dict) -> dict:
         if ("yaml" in data) == ("bank" in data):
@@ -187,12 +206,21 @@ class BankImportApi(PracticeApi):
         BankXYamlParser,
         BankTextYamlParser,
         BankPlainTextParser,
+        BankMultiPartParser,
     ]
 
     @extend_schema(
         request={
             "application/json": BankImportInputSerializer,
             "application/yaml": OpenApiTypes.STR,
+            "multipart/form-data": {
+                "type": "object",
+                "properties": {
+                    "file": {"type": "string", "format": "binary"},
+                    "verify": {"type": "boolean"},
+                },
+                "required": ["file"],
+            },
         },
         parameters=[
             OpenApiParameter(
@@ -219,7 +247,10 @@ class BankImportApi(PracticeApi):
         verify = True if verify is None else verify
         if "yaml" in data:
             result = bank_import_text(
-                data["yaml"], verify=verify, actor=request.user, label="upload"
+                data["yaml"],
+                verify=verify,
+                actor=request.user,
+                label=data.get("file_name", "upload"),
             )
         else:
             result = bank_import(data["bank"], verify=verify, actor=request.user, label="api")
@@ -256,17 +287,23 @@ class BankExportApi(PracticeApi):
                 raise serializers.ValidationError(
                     {"only": [f"Unknown section(s): {', '.join(unknown)}."]}
                 )
-        data = bank_export(
-            questions=None if "questions" in wanted else [],
-            rubrics=None if "rubrics" in wanted else Rubric.objects.none(),
-            loops=None if "loops" in wanted else LoopTemplate.objects.none(),
-        )
         as_format = request.query_params.get("as", "yaml")
         if as_format == "json":
-            return Response(data)
+            return Response(
+                bank_export(
+                    questions=None if "questions" in wanted else [],
+                    rubrics=None if "rubrics" in wanted else Rubric.objects.none(),
+                    loops=None if "loops" in wanted else LoopTemplate.objects.none(),
+                )
+            )
         if as_format != "yaml":
             raise serializers.ValidationError({"as": ["Use yaml or json."]})
-        response = HttpResponse(bank_dump(data), content_type="application/yaml; charset=utf-8")
+        # Streamed a few questions at a time: the full bank (tens of MB of hidden tests) is
+        # never built in memory at once, and the download starts at once.
+        response = StreamingHttpResponse(
+            (chunk.encode("utf-8") for chunk in bank_export_chunks(sections=wanted)),
+            content_type="application/yaml; charset=utf-8",
+        )
         response["Content-Disposition"] = 'attachment; filename="mockloop-bank.yaml"'
         return response
 

@@ -424,13 +424,17 @@ class CommentMatchSerializer(serializers.Serializer):
     category = serializers.CharField()
     flaw = serializers.IntegerField(allow_null=True)
     status = serializers.ChoiceField(
-        choices=["hit", "duplicate", "miss"],
+        choices=["hit", "duplicate", "miss", "valid"],
         help_text="hit: of the comments on its flaw, the one sharing most lines with it "
         "(then the earliest); duplicate: another comment on an already found flaw; miss: "
-        "matches no flaw.",
+        "matches no flaw; valid: a real problem that is not a planted flaw (a known issue "
+        "of the doc, or accepted by the coach), neutral.",
     )
     source = serializers.ChoiceField(choices=["auto", "coach"])
     overlap = serializers.IntegerField(help_text="Lines shared with the flaw.")
+    note = serializers.CharField(
+        help_text="Why it matched as it did (a neighbouring category, a known issue); or ''."
+    )
 
 
 class ReviewScoreSerializer(serializers.Serializer):
@@ -443,6 +447,7 @@ class ReviewScoreSerializer(serializers.Serializer):
     hits = serializers.IntegerField()
     duplicates = serializers.IntegerField()
     misses = serializers.IntegerField()
+    valid = serializers.IntegerField(help_text="Valid findings that are not planted flaws.")
     matched = FlawResultSerializer(many=True)
     missed = FlawResultSerializer(many=True)
     comment_matches = CommentMatchSerializer(many=True)

@@ -9,7 +9,7 @@ and admins.
 
 from rest_framework import serializers
 
-from .base import StrictIntegerField, StrictSerializer
+from .base import StrictBooleanField, StrictIntegerField, StrictSerializer
 from .practice_serializers import ReviewScoreSerializer
 
 # --- review matches ----------------------------------------------------------------------
@@ -20,6 +20,12 @@ class ReviewMatchInputSerializer(StrictSerializer):
     flaw = StrictIntegerField(
         allow_null=True,
         help_text="A planted flaw of the comment's doc; null: the comment matches no flaw.",
+    )
+    valid = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="With a null flaw: accept the comment as a valid finding that is not a "
+        "planted flaw (scored neutral, not as a false alarm).",
     )
 
 

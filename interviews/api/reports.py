@@ -42,8 +42,9 @@ class StageReviewMatchesApi(PracticeApi):
     @extend_schema(
         request=ReviewMatchInputSerializer,
         responses={200: ReviewScoreSerializer},
-        description="The coach rules on one comment: it matches `flaw`, or (null) no flaw. "
-        "Replaces the automatic match in the review score; returns the new score.",
+        description="The coach rules on one comment: it matches `flaw`, or (null) no flaw, "
+        "or (null with `valid`) a valid finding that is no planted flaw. Replaces the "
+        "automatic match in the review score; returns the new score.",
     )
     def put(self, request: Request, stage_id: int) -> Response:
         stage = stage_for(request.user, stage_id)
@@ -54,6 +55,7 @@ class StageReviewMatchesApi(PracticeApi):
             coach=request.user,
             comment_id=serializer.validated_data["comment"],
             flaw_id=serializer.validated_data["flaw"],
+            valid=serializer.validated_data["valid"],
         )
         return Response(ReviewScoreSerializer(review_score(stage=stage)).data)
 

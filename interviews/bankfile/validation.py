@@ -79,7 +79,8 @@ FOLLOW_UP_FIELDS = (
 KEY_POINT_FIELDS = ("point", "patterns", "dimension")
 #: Languages a key point's patterns may be written for (English and Chinese).
 KEY_POINT_LANGUAGES = ("en", "zh")
-REVIEW_FIELDS = ("document", "flaws")
+REVIEW_FIELDS = ("document", "flaws", "known_issues")
+KNOWN_ISSUE_FIELDS = ("category", "lines", "explanation")
 FLAW_FIELDS = ("category", "lines", "severity", "explanation")
 RUBRIC_FIELDS = ("slug", "title", "dimensions")
 DIMENSION_FIELDS = ("name", "weight", "levels")
@@ -635,7 +636,23 @@ class _Validator:
             self.flaw(scope, item, _index(flaws_path, i), line_count)
             for i, item in enumerate(raw_flaws)
         ]
-        return {"document": document, "flaws": flaws}
+        spec: dict[str, Any] = {"document": document, "flaws": flaws}
+        issues_path = _key(path, "known_issues")
+        known = [
+            self.known_issue(scope, item, _index(issues_path, i), line_count)
+            for i, item in enumerate(scope.items(obj, "known_issues", path))
+        ]
+        if known:
+            spec["known_issues"] = known
+        return spec
+
+    def known_issue(self, scope: _Scope, raw: Any, path: str, line_count: int) -> dict:
+        """A real problem of the doc that is not a planted flaw: category, lines and why."""
+        obj = scope.mapping(raw, path, KNOWN_ISSUE_FIELDS, required=KNOWN_ISSUE_FIELDS)
+        if obj is None:
+            return {}
+        flaw = self.flaw(scope, {**obj, "severity": "low"}, path, line_count)
+        return {key: flaw[key] for key in KNOWN_ISSUE_FIELDS if key in flaw}
 
     def flaw(self, scope: _Scope, raw: Any, path: str, line_count: int) -> dict:
         obj = scope.mapping(raw, path, FLAW_FIELDS, required=("category", "lines", "explanation"))

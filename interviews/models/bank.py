@@ -127,6 +127,9 @@ class Question(models.Model):
 
     # Review questions only: the design doc whose lines comments anchor to.
     document = models.TextField(blank=True)
+    # Real problems of the doc that are not planted flaws ([{category, lines, explanation}]):
+    # a comment on one is a valid finding, not a false alarm (`services.reviews`).
+    known_issues = models.JSONField(default=list, blank=True)
     # What a good answer covers, for the automatic scorecard of discussion rounds:
     # [{point, patterns: {en: [regex…], zh: [regex…]}, dimension}].
     key_points = models.JSONField(default=list, blank=True)

@@ -21,8 +21,11 @@ class ReviewMatchOverride(models.Model):
     coach = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # With no `flaw`: the coach accepted the comment as a valid finding that is not a
+    # planted flaw (scored like a known issue: neutral, not a false alarm).
+    valid = models.BooleanField(default=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
-        target = f"flaw {self.flaw_id}" if self.flaw_id else "no flaw"
+        target = f"flaw {self.flaw_id}" if self.flaw_id else ("valid" if self.valid else "no flaw")
         return f"comment {self.comment_id} → {target}"

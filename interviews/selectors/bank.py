@@ -3,7 +3,7 @@ rubrics and loop templates as canonical bank-file dicts (export)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db.models import (
@@ -226,6 +226,8 @@ def question_to_dict(question: Question) -> dict[str, Any]:
                 for flaw in sorted(question.flaws.all(), key=lambda f: f.position)
             ],
         }
+        if question.known_issues:
+            spec["review"]["known_issues"] = [dict(issue) for issue in question.known_issues]
     if question.rubric_id:
         spec["rubric"] = question.rubric.slug
     return spec
@@ -302,3 +304,39 @@ def bank_export(
 
 def bank_export_yaml(**kwargs: Any) -> str:
     return bank_dump(bank_export(**kwargs))
+
+
+#: Questions dumped per chunk of a streamed export: a bounded slice of a large bank (its
+#: hidden tests are most of it) in memory at a time.
+EXPORT_BATCH = 20
+
+
+def bank_export_chunks(
+    *, sections: Iterable[str] = ("questions", "rubrics", "loops")
+) -> Iterator[str]:
+    """The bank file `bank_export_yaml()` writes, as YAML text chunks of a few questions
+    each, so a large bank is streamed rather than built in memory at once (the same bytes,
+    joined). `sections` leaves the others out."""
+    sections = set(sections)
+    if "questions" in sections:
+        ids = list(question_list_latest().values_list("pk", flat=True))
+        for start in range(0, len(ids), EXPORT_BATCH):
+            batch = question_prefetch(
+                Question.objects.filter(pk__in=ids[start : start + EXPORT_BATCH])
+            )
+            items = [question_to_dict(q) for q in sorted(batch, key=lambda q: q.slug)]
+            yield _section_chunk("questions", items, first=start == 0)
+    small = bank_export(
+        questions=[],
+        rubrics=None if "rubrics" in sections else Rubric.objects.none(),
+        loops=None if "loops" in sections else LoopTemplate.objects.none(),
+    )
+    for name in ("rubrics", "loops"):
+        if name in small:
+            yield bank_dump({name: small[name]})
+
+
+def _section_chunk(name: str, items: list[dict[str, Any]], *, first: bool) -> str:
+    """`items` as they appear inside the section's list (the header only for the first)."""
+    text = bank_dump({name: items})
+    return text if first else text.split("\n", 1)[1]

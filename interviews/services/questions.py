@@ -111,6 +111,7 @@ def _question_fill(question: Question, spec: dict, *, fingerprint: str) -> None:
     question.starter = coding.get("starter", {})
     question.reference = coding.get("reference", {})
     question.document = (spec.get("review") or {}).get("document", "")
+    question.known_issues = (spec.get("review") or {}).get("known_issues", [])
     question.key_points = spec.get("key_points", [])
     question.fingerprint = fingerprint
     question.verified_at = None
@@ -173,10 +174,15 @@ def _question_children_create(question: Question, spec: dict) -> None:
 
 def _ensure_publishable(question: Question, status: str) -> None:
     if status == QuestionStatus.PUBLISHED and question_is_unverified(question):
+        if (question.verification or {}).get("state") == "failed":
+            raise QuestionNotVerified(
+                f"{question.slug} v{question.version} failed verification: its reference "
+                "solution did not pass every sample and hidden test in the sandbox. Fix the "
+                "reference or the tests, verify again, then publish."
+            )
         raise QuestionNotVerified(
-            f"{question.slug} v{question.version} is not verified: its reference solution "
-            "must pass every hidden test in the sandbox before it can be published "
-            f"(POST /api/v1/questions/{question.pk}/verify/)."
+            f"{question.slug} v{question.version} is not verified yet: its reference solution "
+            "must pass every sample and hidden test in the sandbox before it can be published."
         )
 
 

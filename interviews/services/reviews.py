@@ -170,7 +170,24 @@ def review_comment_delete(*, stage: Stage, author: AbstractBaseUser, comment_id:
 
 # --- scoring -------------------------------------------------------------------------------
 
-MatchStatus = Literal["hit", "duplicate", "miss"]
+MatchStatus = Literal["hit", "duplicate", "miss", "valid"]
+
+#: Categories close enough that a comment filed under one still finds a flaw of the other
+#: (with a note): a reviewer who calls a lock-order deadlock a consistency problem saw it.
+NEIGHBOUR_CATEGORIES: frozenset[frozenset[str]] = frozenset(
+    frozenset(pair)
+    for pair in (
+        ("concurrency", "consistency"),
+        ("consistency", "idempotency"),
+        ("gpu-memory", "prefill-decode"),
+    )
+)
+
+
+def categories_neighbour(first: str, second: str) -> bool:
+    return frozenset((first, second)) in NEIGHBOUR_CATEGORIES
+
+
 MatchSource = Literal["auto", "coach"]
 
 
@@ -194,6 +211,7 @@ class CommentMatch(TypedDict):
     status: MatchStatus
     source: MatchSource
     overlap: int
+    note: str
 
 
 class ReviewScore(TypedDict):
@@ -204,6 +222,7 @@ class ReviewScore(TypedDict):
     hits: int
     duplicates: int
     misses: int
+    valid: int
     matched: list[FlawResult]
     missed: list[FlawResult]
     comment_matches: list[CommentMatch]
@@ -215,12 +234,31 @@ def line_overlap(first_a: int, last_a: int, first_b: int, last_b: int) -> int:
     return max(0, min(last_a, last_b) - max(first_a, first_b) + 1)
 
 
-def comment_matches_flaw(comment: ReviewComment, flaw: PlantedFlaw) -> bool:
-    """Same doc, same category, overlapping line ranges."""
+def comment_matches_flaw(
+    comment: ReviewComment, flaw: PlantedFlaw, *, neighbours: bool = False
+) -> bool:
+    """Same doc, same category (or, with `neighbours`, a neighbouring one), overlapping
+    line ranges."""
     return (
         comment.question_id == flaw.question_id
-        and comment.category == flaw.category
+        and (
+            comment.category == flaw.category
+            or (neighbours and categories_neighbour(comment.category, flaw.category))
+        )
         and line_overlap(comment.line_start, comment.line_end, flaw.line_start, flaw.line_end) > 0
+    )
+
+
+def comment_matches_known_issue(comment: ReviewComment, question_id: int, issue: Mapping) -> bool:
+    """A known valid issue of the doc, matched like a flaw (neighbouring categories too)."""
+    first, last = issue["lines"]
+    return (
+        comment.question_id == question_id
+        and (
+            comment.category == issue["category"]
+            or categories_neighbour(comment.category, issue["category"])
+        )
+        and line_overlap(comment.line_start, comment.line_end, first, last) > 0
     )
 
 
@@ -234,7 +272,10 @@ def best_flaw_for(comment: ReviewComment, flaws: Iterable[PlantedFlaw]) -> Plant
         overlap = line_overlap(comment.line_start, comment.line_end, flaw.line_start, flaw.line_end)
         return (-overlap, union, flaw.position, flaw.pk)
 
+    flaws = list(flaws)
     candidates = [flaw for flaw in flaws if comment_matches_flaw(comment, flaw)]
+    if not candidates:  # a neighbouring category still finds it (with a note)
+        candidates = [f for f in flaws if comment_matches_flaw(comment, f, neighbours=True)]
     return min(candidates, key=key) if candidates else None
 
 
@@ -247,6 +288,8 @@ def review_score_compute(
     flaws: Iterable[PlantedFlaw],
     comments: Iterable[ReviewComment],
     overrides: Mapping[int, int | None] | None = None,
+    known_issues: Mapping[int, list[dict]] | None = None,
+    accepted: Iterable[int] = (),
 ) -> ReviewScore:
     """Score review comments against planted flaws (a pure function of its inputs).
 
@@ -257,6 +300,12 @@ def review_score_compute(
       lines, then tightest fit, then flaw position).
     - A coach's override (`overrides[comment id]` = a flaw id, or None for "no flaw")
       replaces the automatic match of that comment, whatever the category or lines.
+    - A comment that matches no flaw of its own category still finds one of a
+      neighbouring category (`NEIGHBOUR_CATEGORIES`); its match says so in `note`.
+    - A comment matching no flaw but one of the doc's known valid issues
+      (`known_issues[question id]`, matched the same way), or that the coach `accepted`
+      as valid, is *valid*: neutral, neither a hit nor a miss. A strong reviewer who
+      finds real problems the doc did not plant is not marked down for them.
 
     Counting:
     - A flaw is found when at least one comment matches it; several comments on one flaw
@@ -264,13 +313,16 @@ def review_score_compute(
     - Of the comments matching one flaw, the one sharing the most lines with it (then the
       earliest) is the *hit*; the others are *duplicates*. A comment matching no flaw is
       a *miss* (a false alarm).
-    - Precision = hits / (hits + misses). Duplicates are left out of both terms: pointing
-      at a real flaw twice is not a false alarm, and must not raise precision either.
+    - Precision = hits / (hits + misses). Duplicates and valid findings are left out of
+      both terms: pointing at a real problem is not a false alarm, and must not raise
+      precision either (recall is what rewards finding the planted flaws).
     - Either ratio is 0.0 when its denominator is zero; both are rounded to 4 places.
     """
     flaws = list(flaws)
     comments = sorted(comments, key=lambda c: c.pk)
     overrides = overrides or {}
+    known_issues = known_issues or {}
+    accepted = set(accepted)
     by_id = {flaw.pk: flaw for flaw in flaws}
 
     chosen: dict[int, tuple[PlantedFlaw | None, MatchSource]] = {}
@@ -298,10 +350,26 @@ def review_score_compute(
     comment_matches: list[CommentMatch] = []
     for comment in comments:
         flaw, source = chosen[comment.pk]
+        note = ""
         if flaw is None:
             status: MatchStatus = "miss"
+            if comment.pk in accepted:
+                status, source, note = "valid", "coach", "accepted as valid by the coach"
+            elif source == "auto":
+                issue = next(
+                    (
+                        issue
+                        for issue in known_issues.get(comment.question_id, [])
+                        if comment_matches_known_issue(comment, comment.question_id, issue)
+                    ),
+                    None,
+                )
+                if issue is not None:
+                    status, note = "valid", f"a known issue of the doc: {issue['explanation']}"
         else:
             status = "hit" if comment.pk in hit_ids else "duplicate"
+            if comment.category != flaw.category and source == "auto":
+                note = f"filed as {comment.category}, a neighbour of the flaw's {flaw.category}"
         comment_matches.append(
             {
                 "comment": comment.pk,
@@ -312,6 +380,7 @@ def review_score_compute(
                 "status": status,
                 "source": source,
                 "overlap": overlap_with(comment, flaw),
+                "note": note,
             }
         )
 
@@ -333,6 +402,7 @@ def review_score_compute(
     hits = len(hit_ids)
     duplicates = sum(1 for m in comment_matches if m["status"] == "duplicate")
     misses = sum(1 for m in comment_matches if m["status"] == "miss")
+    valid = sum(1 for m in comment_matches if m["status"] == "valid")
     recall = _ratio(len(matched), len(flaws))
     precision = _ratio(hits, hits + misses)
     explanation = [
@@ -342,6 +412,11 @@ def review_score_compute(
     if duplicates:
         explanation.append(
             f"{duplicates} comment(s) pointed again at a flaw already found: counted "
+            "neither as hits nor as misses"
+        )
+    if valid:
+        explanation.append(
+            f"{valid} comment(s) found real problems that are not planted flaws: counted "
             "neither as hits nor as misses"
         )
     overridden = sum(1 for m in comment_matches if m["source"] == "coach")
@@ -355,6 +430,7 @@ def review_score_compute(
         "hits": hits,
         "duplicates": duplicates,
         "misses": misses,
+        "valid": valid,
         "matched": matched,
         "missed": missed,
         "comment_matches": comment_matches,
@@ -368,20 +444,26 @@ def review_scores_for_stages(stage_ids: Iterable[int]) -> dict[int, ReviewScore]
     stage_ids = list(stage_ids)
     doc_links = StageQuestion.objects.filter(
         stage_id__in=stage_ids, question__kind=QuestionKind.REVIEW
-    ).values_list("stage_id", "question_id")
+    ).values_list("stage_id", "question_id", "question__known_issues")
     questions_of: dict[int, set[int]] = defaultdict(set)
-    for stage_id, question_id in doc_links:
+    known_issues: dict[int, list[dict]] = {}
+    for stage_id, question_id, issues in doc_links:
         questions_of[stage_id].add(question_id)
+        known_issues[question_id] = list(issues or [])
     if not questions_of:
         return {}
     all_questions = set().union(*questions_of.values())
     flaws = list(PlantedFlaw.objects.filter(question_id__in=all_questions))
     comments = list(ReviewComment.objects.filter(stage_id__in=list(questions_of)))
-    overrides = dict(
-        ReviewMatchOverride.objects.filter(comment__stage_id__in=list(questions_of)).values_list(
-            "comment_id", "flaw_id"
-        )
-    )
+    rulings = ReviewMatchOverride.objects.filter(
+        comment__stage_id__in=list(questions_of)
+    ).values_list("comment_id", "flaw_id", "valid")
+    overrides: dict[int, int | None] = {}
+    accepted: set[int] = set()
+    for comment_id, flaw_id, valid in rulings:
+        overrides[comment_id] = flaw_id
+        if valid and flaw_id is None:
+            accepted.add(comment_id)
     comments_of: dict[int, list[ReviewComment]] = defaultdict(list)
     for comment in comments:
         comments_of[comment.stage_id].append(comment)
@@ -390,6 +472,8 @@ def review_scores_for_stages(stage_ids: Iterable[int]) -> dict[int, ReviewScore]
             flaws=[f for f in flaws if f.question_id in question_ids],
             comments=comments_of[stage_id],
             overrides={c.pk: overrides[c.pk] for c in comments_of[stage_id] if c.pk in overrides},
+            known_issues={q: known_issues.get(q, []) for q in question_ids},
+            accepted={c.pk for c in comments_of[stage_id] if c.pk in accepted},
         )
         for stage_id, question_ids in questions_of.items()
     }
@@ -415,11 +499,20 @@ def _stage_comment(stage: Stage, comment_id: int) -> ReviewComment:
 
 @transaction.atomic
 def review_match_override_set(
-    *, stage: Stage, coach: AbstractBaseUser, comment_id: int, flaw_id: int | None
+    *,
+    stage: Stage,
+    coach: AbstractBaseUser,
+    comment_id: int,
+    flaw_id: int | None,
+    valid: bool = False,
 ) -> ReviewMatchOverride:
-    """The coach rules that the comment matches the flaw (`flaw_id`), or no flaw (None).
-    The flaw must be planted in the doc the comment is on; category and lines need not
-    agree (that is what an override is for). Replaces an earlier ruling."""
+    """The coach rules that the comment matches the flaw (`flaw_id`), or no flaw (None);
+    with `valid` (and no flaw) that it is a valid finding all the same, scored neutral
+    rather than as a false alarm. The flaw must be planted in the doc the comment is on;
+    category and lines need not agree (that is what an override is for). Replaces an
+    earlier ruling."""
+    if valid and flaw_id is not None:
+        raise InvalidInput(errors={"valid": ["A comment matching a flaw is a hit already."]})
     access_stage_as_coach(coach, stage, doing="overrides review matches")
     comment = _stage_comment(stage, comment_id)
     flaw = None
@@ -428,7 +521,7 @@ def review_match_override_set(
         if flaw is None:
             raise InvalidInput(errors={"flaw": ["Not a planted flaw of the comment's doc."]})
     override, _ = ReviewMatchOverride.objects.update_or_create(
-        comment=comment, defaults={"flaw": flaw, "coach": coach}
+        comment=comment, defaults={"flaw": flaw, "coach": coach, "valid": valid}
     )
     emit(
         stage,

@@ -1,5 +1,5 @@
 """(c) An admin curates the bank in the browser: creates a coding question with hidden
-tests, is refused publishing it unverified (409 explained), verifies it in the real
+tests, cannot publish it unverified (the button says why), verifies it in the real
 sandbox (progress, then the failing hidden test listed), fixes the test, verifies again,
 publishes it, builds a loop template with it (drag to order) — and a candidate starts that
 loop and opens the question. Then bank import errors are listed by path, and export
@@ -89,10 +89,9 @@ def test_admin_creates_verifies_publishes_and_a_candidate_opens_it(
     page.wait_for_url(re.compile(r"/bank/questions/\d+$"))
     question_id = int(page.url.rstrip("/").split("/")[-1])
 
-    # Publishing an unverified coding question is refused, and the page says why.
-    page.get_by_role("button", name="Publish").click()
-    expect(message).to_contain_text("Not published")
-    expect(message).to_contain_text("press Verify")
+    # An unverified coding question cannot be published, and the page says why.
+    expect(page.get_by_role("button", name="Publish")).to_be_disabled()
+    expect(page.get_by_test_id("publish-blocked")).to_contain_text("press Verify")
 
     # Verify: queued for the judge worker, progress while it runs, then the failing
     # hidden test, listed.
@@ -127,6 +126,10 @@ def test_admin_creates_verifies_publishes_and_a_candidate_opens_it(
     builder = page.get_by_test_id("loop-builder")
     builder.get_by_label("Slug").fill("e2e-loop")
     builder.get_by_label("Loop title").fill("E2E loop")
+    # A new template starts as a draft; candidates only see it once published.
+    status = builder.get_by_label("Status (candidates see published ones)")
+    expect(status).to_have_value("draft")
+    status.select_option("published")
     builder.get_by_role("button", name="Add stage").click()
     builder.get_by_label("Stage 1 title").fill("Adder round")
     builder.get_by_label("Stage 1 minutes").fill("30")

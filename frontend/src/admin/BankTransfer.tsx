@@ -31,19 +31,48 @@ function Summary({ result }: { result: BankImportResult }) {
   );
 }
 
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Uploading (with the share sent), then the server's part: validating, importing and,
+ * with `verify`, running the references in the sandbox. */
+function ImportProgress({ upload, verify }: { upload: { sent: number; total: number } | null; verify: boolean }) {
+  const uploading = upload !== null && upload.sent < upload.total;
+  return (
+    <div className="verify-progress" role="status" aria-live="polite" data-testid="import-progress">
+      {uploading ? (
+        <>
+          <progress max={upload.total} value={upload.sent} aria-label="Upload progress" />
+          <span className="small">
+            Uploading {megabytes(upload.sent)} of {megabytes(upload.total)}…
+          </span>
+        </>
+      ) : (
+        <>
+          <progress aria-label="Import progress" />
+          <span className="small">
+            {verify ? "Validating, importing and verifying the references in the sandbox…" : "Validating and importing…"}
+          </span>
+        </>
+      )}
+    </div>
+  );
+}
+
 export function BankTransfer() {
   const [text, setText] = useState("");
-  const [fileName, setFileName] = useState<string | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [upload, setUpload] = useState<{ sent: number; total: number } | null>(null);
   const [verify, setVerify] = useState(true);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<BankImportResult | null>(null);
   const [errors, setErrors] = useState<Record<string, unknown>>({});
   const [error, setError] = useState<string | null>(null);
 
-  async function onFile(file: File | undefined) {
-    if (!file) return;
-    setFileName(file.name);
-    setText(await file.text());
+  /** A chosen file is uploaded as it is: a big bank is never read into the page. */
+  function onFile(chosen: File | undefined) {
+    setFile(chosen ?? null);
     setResult(null);
     setErrors({});
     setError(null);
@@ -55,8 +84,13 @@ export function BankTransfer() {
     setResult(null);
     setErrors({});
     setError(null);
+    setUpload(null);
     try {
-      setResult(await api.bankImportYaml(text, verify));
+      if (file) {
+        setResult(await api.bankImportFile(file, verify, (sent, total) => setUpload({ sent, total: total || file.size })));
+      } else {
+        setResult(await api.bankImportYaml(text, verify));
+      }
     } catch (err) {
       if (err instanceof ApiError && err.status === 400) setErrors(err.errors);
       setError(err instanceof ApiError && err.status === 400 ? err.detail : describeError(err));
@@ -99,18 +133,19 @@ export function BankTransfer() {
           <input type="file" accept=".yaml,.yml,application/yaml,text/yaml" onChange={(e) => void onFile(e.target.files?.[0])} />
         </label>
         <label>
-          …or paste it{fileName ? ` (loaded ${fileName})` : ""}
-          <textarea className="mono" rows={12} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} placeholder={"questions:\n  - slug: …"} aria-label="Bank YAML" />
+          …or paste it{file ? " (the chosen file is imported instead)" : ""}
+          <textarea className="mono" rows={12} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} placeholder={"questions:\n  - slug: …"} aria-label="Bank YAML" disabled={file !== null} />
         </label>
         <label className="toggle">
           <input type="checkbox" checked={verify} onChange={(e) => setVerify(e.target.checked)} />
           Verify every new coding reference in the sandbox (unverified questions cannot be published)
         </label>
         <div className="row">
-          <button type="submit" className="primary" disabled={busy || !text.trim()}>
-            {busy ? (verify ? "Importing and verifying…" : "Importing…") : "Import"}
+          <button type="submit" className="primary" disabled={busy || (!file && !text.trim())}>
+            {busy ? (verify ? "Importing and verifying…" : "Importing…") : file ? `Import ${file.name}` : "Import"}
           </button>
         </div>
+        {busy && <ImportProgress upload={upload} verify={verify} />}
       </form>
     </main>
   );

@@ -5,15 +5,15 @@ import { useMemo, useState } from "react";
 import { REVIEW_CATEGORIES } from "../rooms/review/categories";
 import { nextRange } from "../rooms/review/ReviewRoom";
 import { FieldError, ItemControls, Section } from "./fields";
-import { type FlawDraft, moveItem, SEVERITIES } from "./model";
+import { type FlawDraft, type KnownIssueDraft, moveItem, type ReviewDraft, SEVERITIES } from "./model";
 
 export function FlawEditor({
   review,
   onChange,
   errors,
 }: {
-  review: { document: string; flaws: FlawDraft[] };
-  onChange: (r: { document: string; flaws: FlawDraft[] }) => void;
+  review: ReviewDraft;
+  onChange: (r: ReviewDraft) => void;
   errors: Record<string, unknown>;
 }) {
   const [selected, setSelected] = useState<number | null>(review.flaws.length ? 0 : null);
@@ -149,6 +149,72 @@ export function FlawEditor({
           })}
         </ol>
       </Section>
+      <KnownIssuesEditor review={review} onChange={onChange} errors={errors} lineCount={lines.length} />
     </div>
+  );
+}
+
+/** Real problems of the doc that are not planted flaws: a candidate who finds one is
+ * right, and the review score counts it neutral rather than as a false alarm. */
+function KnownIssuesEditor({ review, onChange, errors, lineCount }: { review: ReviewDraft; onChange: (r: ReviewDraft) => void; errors: Record<string, unknown>; lineCount: number }) {
+  const issues = review.known_issues ?? [];
+  const setIssues = (next: KnownIssueDraft[]) => onChange({ ...review, known_issues: next });
+  const update = (i: number, patch: Partial<KnownIssueDraft>) => setIssues(issues.map((k, j) => (j === i ? { ...k, ...patch } : k)));
+  return (
+    <Section
+      title={`Known valid issues (${issues.length})`}
+      id="known-issues-title"
+      actions={
+        <button type="button" className="secondary small" onClick={() => setIssues([...issues, { category: "other", lines: [1, 1], explanation: "" }])}>
+          Add known issue
+        </button>
+      }
+    >
+      <p className="small muted">Real problems that are not planted flaws: a comment on one scores neutral, not as a false alarm.</p>
+      <ol className="flaw-list" data-testid="known-issues">
+        {issues.map((k, i) => {
+          const path = `review.known_issues[${i}]`;
+          return (
+            <li key={i} className="card flaw-item">
+              <div className="section-head">
+                <h3>
+                  Known issue {i + 1} · lines {k.lines[0]}–{k.lines[1]}
+                </h3>
+                <button type="button" className="danger small" onClick={() => setIssues(issues.filter((_, j) => j !== i))}>
+                  Remove
+                </button>
+              </div>
+              <div className="form-grid four">
+                <label>
+                  Category
+                  <select value={k.category} onChange={(e) => update(i, { category: e.target.value })}>
+                    {REVIEW_CATEGORIES.map((c) => (
+                      <option key={c.value} value={c.value}>
+                        {c.label}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label>
+                  First line
+                  <input type="number" min={1} max={lineCount} value={k.lines[0]} onChange={(e) => update(i, { lines: [Number(e.target.value), k.lines[1]] })} />
+                </label>
+                <label>
+                  Last line
+                  <input type="number" min={1} max={lineCount} value={k.lines[1]} onChange={(e) => update(i, { lines: [k.lines[0], Number(e.target.value)] })} />
+                </label>
+              </div>
+              <FieldError errors={errors} path={`${path}.lines`} />
+              <FieldError errors={errors} path={`${path}.category`} />
+              <label>
+                Why it is a real problem
+                <textarea rows={2} value={k.explanation} onChange={(e) => update(i, { explanation: e.target.value })} />
+                <FieldError errors={errors} path={`${path}.explanation`} />
+              </label>
+            </li>
+          );
+        })}
+      </ol>
+    </Section>
   );
 }

@@ -1,6 +1,6 @@
 // One question of the bank: edit its bank-file dict, save (in place or as a new version),
 // verify the reference in the sandbox with progress, publish.
-import { useCallback, useDeferredValue, useEffect, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 
 import { ApiError, api, describeError, type QuestionAdmin } from "../api/client";
@@ -16,6 +16,7 @@ import {
   bodyOf,
   draftOf,
   KEY_POINT_KINDS,
+  errorsStillStanding,
   newQuestion,
   parseFailure,
   QUESTION_KINDS,
@@ -25,6 +26,8 @@ import {
   verificationOf,
 } from "./model";
 import { StatusBadges } from "./QuestionList";
+import { type FlawProposal, ReanchorPrompt } from "./ReanchorPrompt";
+import { useLeaveGuard } from "./useLeaveGuard";
 
 type Tab = "prompt" | "code" | "parts" | "follow-ups" | "document" | "key-points";
 const POLL_MS = 400;
@@ -97,6 +100,24 @@ function BasicsSection({ draft, set, isNew, errors, rubrics }: { draft: Question
       </Section>
     </>
   );
+}
+
+/** Why this version cannot be published yet, in words (null: it can). A coding question
+ * needs a reference that passed every sample and hidden test; "failed" and "not verified
+ * yet" call for different next steps. */
+export function publishBlockedReason(question: QuestionAdmin, progress: Verification): string | null {
+  if (question.kind !== "coding" || question.verified_at) return null;
+  switch (progress.state) {
+    case "failed":
+      return "Verification failed: fix the reference solution or the tests, save, and verify again before publishing.";
+    case "queued":
+    case "running":
+      return "Verification is running: publish once it has passed.";
+    case "unavailable":
+      return "Verification could not run (the sandbox was unavailable): verify again before publishing.";
+    default:
+      return "Not verified yet: press Verify and wait for the reference to pass every test before publishing.";
+  }
 }
 
 function VerifyPanel({ verification }: { verification: Verification }) {
@@ -174,10 +195,13 @@ export function QuestionEditorPage() {
   const [draft, setDraft] = useState<QuestionDraft | null>(isNew ? newQuestion((params.get("kind") as QuestionKind) || "coding") : null);
   const [dirty, setDirty] = useState(isNew);
   const [loadError, setLoadError] = useState<unknown>(undefined);
-  const [errors, setErrors] = useState<Record<string, unknown>>({});
+  // The last save's problems with the body it sent: a field changed since is unflagged.
+  const [saveErrors, setSaveErrors] = useState<{ errors: Record<string, unknown>; body: unknown }>({ errors: {}, body: null });
+  const setErrors = (errors: Record<string, unknown>, body: unknown = null) => setSaveErrors({ errors, body });
   const [message, setMessage] = useState<{ kind: "ok" | "error" | "notice"; text: string } | null>(null);
   const [busy, setBusy] = useState<null | "save" | "verify" | "publish" | "archive">(null);
   const [progress, setProgress] = useState<Verification>({});
+  const [reanchor, setReanchor] = useState<FlawProposal[] | null>(null);
   const [tab, setTab] = useState<Tab>("prompt");
   const [rubrics, setRubrics] = useState<string[]>([]);
   const [rubricDimensions, setRubricDimensions] = useState<Record<string, string[]>>({});
@@ -208,15 +232,7 @@ export function QuestionEditorPage() {
     };
   }, [id, isNew]);
 
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = "";
-    };
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
+  const leaveGuard = useLeaveGuard(dirty);
 
   useEffect(() => () => {
     if (poll.current) clearInterval(poll.current);
@@ -232,25 +248,32 @@ export function QuestionEditorPage() {
     setDirty(true);
   }, []);
 
+  const errors = useMemo(
+    () => (draft && saveErrors.body ? errorsStillStanding(saveErrors.errors, saveErrors.body, bodyOf(draft)) : saveErrors.errors),
+    [draft, saveErrors],
+  );
+
   if (loadError !== undefined) return <Problem error={loadError} />;
   if (!draft) return <main id="main" className="page"><p className="muted">Loading the question…</p></main>;
 
-  async function save() {
+  async function save({ confirmReanchor = false }: { confirmReanchor?: boolean } = {}) {
     if (!draft) return;
     setBusy("save");
     setErrors({});
     setMessage(null);
     try {
-      const body = bodyOf(draft);
+      const body = confirmReanchor ? { ...bodyOf(draft), confirm_reanchor: true } : bodyOf(draft);
       if (isNew) {
         const created = await api.questionCreate(body);
         setDirty(false);
         setMessage({ kind: "ok", text: `Created ${created.slug} v${created.version} as a ${created.status}.` });
+        leaveGuard.allowNext();
         navigate(`/bank/questions/${created.id}`, { replace: true });
         return;
       }
       const before = saved!;
       const after = await api.questionSave(before.id, body);
+      setReanchor(null);
       setDirty(false);
       setSaved(after);
       setDraft(draftOf(after));
@@ -265,9 +288,24 @@ export function QuestionEditorPage() {
         notes.push("The coding content changed, so it is a draft until its reference is verified and you publish it.");
       }
       setMessage({ kind: "ok", text: notes.join(" ") });
-      if (after.id !== before.id) navigate(`/bank/questions/${after.id}`, { replace: true });
+      if (after.id !== before.id) {
+        leaveGuard.allowNext();
+        navigate(`/bank/questions/${after.id}`, { replace: true });
+      }
     } catch (err) {
-      if (err instanceof ApiError && err.status === 400) setErrors(err.errors);
+      if (err instanceof ApiError && err.code === "flaw_reanchor_needed" && Array.isArray(err.payload.flaws)) {
+        setReanchor(err.payload.flaws as FlawProposal[]);
+        setTab("document");
+        setMessage({ kind: "notice", text: "Not saved yet: check where the planted flaws should point." });
+        return;
+      }
+      if (err instanceof ApiError && err.status === 400) {
+        // Listed once, in the problem list below (and at each field), not again up here.
+        setErrors(err.errors, bodyOf(draft));
+        const count = Object.values(err.errors).reduce<number>((n, m) => n + ([] as unknown[]).concat(m).length, 0);
+        setMessage({ kind: "error", text: `Not saved: ${count} problem${count === 1 ? "" : "s"}, listed below.` });
+        return;
+      }
       setMessage({ kind: "error", text: describeError(err) });
     } finally {
       setBusy(null);
@@ -319,11 +357,8 @@ export function QuestionEditorPage() {
       setDraft(draftOf(after));
       setMessage({ kind: "ok", text: `Published v${after.version}: new loops now get this version.` });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409) {
-        setMessage({
-          kind: "notice",
-          text: `Not published: ${err.detail} A coding question is published only after its reference solution passed every hidden test in the sandbox — press Verify, wait for it to pass, then publish.`,
-        });
+      if (err instanceof ApiError && err.code === "question_not_verified") {
+        setMessage({ kind: "notice", text: `Not published: ${publishBlockedReason(saved, progress) ?? "its reference solution has not passed verification yet."}` });
       } else {
         setMessage({ kind: "error", text: describeError(err) });
       }
@@ -337,6 +372,7 @@ export function QuestionEditorPage() {
     setBusy("archive");
     try {
       await api.questionArchive(saved.id);
+      leaveGuard.allowNext();
       navigate("/bank");
     } catch (err) {
       setMessage({ kind: "error", text: describeError(err) });
@@ -368,6 +404,7 @@ export function QuestionEditorPage() {
   };
   const busyAny = busy !== null;
   const canPublish = saved && saved.status !== "published";
+  const publishBlocked = saved ? publishBlockedReason(saved, progress) : null;
 
   return (
     <main id="main" className="page wide question-editor" data-testid="question-editor">
@@ -397,7 +434,14 @@ export function QuestionEditorPage() {
             </button>
           )}
           {canPublish && (
-            <button type="button" className="secondary" onClick={() => void publish()} disabled={busyAny || dirty} title={dirty ? "Save first" : undefined}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => void publish()}
+              disabled={busyAny || dirty || publishBlocked !== null}
+              title={dirty ? "Save first" : (publishBlocked ?? undefined)}
+              aria-describedby={publishBlocked ? "publish-blocked" : undefined}
+            >
               {busy === "publish" ? "Publishing…" : "Publish"}
             </button>
           )}
@@ -414,7 +458,23 @@ export function QuestionEditorPage() {
           {message.text}
         </p>
       )}
+      {canPublish && publishBlocked && (
+        <p id="publish-blocked" className="small notice" data-testid="publish-blocked">
+          {publishBlocked}
+        </p>
+      )}
       {dirty && saved && (saved.kind === "coding") && <p className="small muted">Save before you verify or publish: both act on the saved version.</p>}
+      {reanchor && (
+        <ReanchorPrompt
+          proposals={reanchor}
+          busy={busy === "save"}
+          onAccept={() => void save({ confirmReanchor: true })}
+          onCancel={() => {
+            setReanchor(null);
+            setMessage(null);
+          }}
+        />
+      )}
       <ErrorList errors={errors} />
       <div className="editor-layout">
         <div className="editor-main">

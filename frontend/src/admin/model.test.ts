@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { QuestionAdmin } from "../api/client";
 import { StageKinds } from "../lib/stageKinds";
 import { STAGE_KINDS_FIXTURE } from "../lib/stageKindsFixture";
-import { bodyOf, draftOf, errorsAt, loopBank, moveItem, newQuestion, parseFailure, questionKindsFor, rubricBank } from "./model";
+import { bodyOf, draftOf, errorsAt, errorsStillStanding, loopBank, moveItem, newQuestion, parseFailure, questionKindsFor, rubricBank, valueAt } from "./model";
 
 describe("question drafts", () => {
   it("drops identity and state from what is PUT back, and a published status", () => {
@@ -92,3 +92,23 @@ describe("bank documents and paths", () => {
     expect(questionKindsFor(null, "coding")).toBeNull();
   });
 });
+
+describe("errors that still stand", () => {
+  const before = { title: "", coding: { parts: [{ title: "", hidden: [{ input: "1", output: "" }] }] } };
+  const errors = { title: ["must not be empty"], "coding.parts[0].hidden[0].output": ["missing"], non_field_errors: ["2 problems"] };
+
+  it("reads values at bank-file paths", () => {
+    expect(valueAt(before, "coding.parts[0].hidden[0].input")).toBe("1");
+    expect(valueAt(before, "coding.parts[3].title")).toBeUndefined();
+  });
+
+  it("drops the error of a field once it is changed, keeps the rest", () => {
+    const after = { ...before, title: "Fixed" };
+    expect(errorsStillStanding(errors, before, after)).toEqual({
+      "coding.parts[0].hidden[0].output": ["missing"],
+      non_field_errors: ["2 problems"],
+    });
+    expect(errorsStillStanding(errors, before, before)).toEqual(errors);
+  });
+});
+

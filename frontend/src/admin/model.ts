@@ -59,6 +59,13 @@ export interface FlawDraft {
   severity: string;
   explanation: string;
 }
+/** A real problem of the doc that is not a planted flaw: a comment on it scores neutral. */
+export interface KnownIssueDraft {
+  category: string;
+  lines: [number, number];
+  explanation: string;
+}
+export type ReviewDraft = { document: string; flaws: FlawDraft[]; known_issues?: KnownIssueDraft[] };
 export interface QuestionDraft {
   slug: string;
   kind: QuestionKind;
@@ -69,7 +76,7 @@ export interface QuestionDraft {
   prompt: string;
   coding?: CodingDraft;
   follow_ups?: FollowUpDraft[];
-  review?: { document: string; flaws: FlawDraft[] };
+  review?: ReviewDraft;
   key_points?: KeyPointDraft[];
   rubric?: string;
 }
@@ -146,6 +153,7 @@ export function newQuestion(kind: QuestionKind): QuestionDraft {
 /** The body to PUT/POST: the draft, with empty optional blocks left out. */
 export function bodyOf(draft: QuestionDraft): QuestionDraft {
   const body = structuredClone(draft);
+  if (body.review?.known_issues && body.review.known_issues.length === 0) delete body.review.known_issues;
   if (body.follow_ups && body.follow_ups.length === 0) delete body.follow_ups;
   if (!body.rubric) delete body.rubric;
   const points = keyPointsBody(body.key_points);
@@ -261,4 +269,27 @@ export function sizeLabel(text: string): string {
   const lines = text.split("\n").length;
   const kb = new Blob([text]).size / 1024;
   return `${lines.toLocaleString()} lines · ${kb >= 1024 ? `${(kb / 1024).toFixed(1)} MB` : `${kb.toFixed(1)} KB`}`;
+}
+
+/** The value at a bank-file path (`coding.parts[0].hidden[3].output`), or undefined. */
+export function valueAt(data: unknown, path: string): unknown {
+  let value: unknown = data;
+  for (const [, key, index] of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = index !== undefined ? (value as unknown[])[Number(index)] : (value as Record<string, unknown>)[key!];
+  }
+  return value;
+}
+
+/** The problems of the last save that still stand: a field the author has changed since
+ * is no longer flagged (the next save checks it again). A path that is not a field
+ * (`non_field_errors`, a whole list) stays until the next save. */
+export function errorsStillStanding(errors: Record<string, unknown>, savedBody: unknown, body: unknown): Record<string, unknown> {
+  const standing: Record<string, unknown> = {};
+  for (const [path, messages] of Object.entries(errors)) {
+    const before = valueAt(savedBody, path);
+    if (before !== undefined && JSON.stringify(before) !== JSON.stringify(valueAt(body, path))) continue;
+    standing[path] = messages;
+  }
+  return standing;
 }

@@ -85,13 +85,19 @@ export class ApiError extends Error {
   readonly status: number;
   readonly detail: string;
   readonly errors: Record<string, unknown>;
+  /** The stable machine-readable `code` of the error body ("" when it had none). */
+  readonly code: string;
+  /** The whole error body: some conflicts carry what resolves them (e.g. `flaws`). */
+  readonly payload: Record<string, unknown>;
 
-  constructor(status: number, detail: string, errors: Record<string, unknown> = {}) {
+  constructor(status: number, detail: string, errors: Record<string, unknown> = {}, payload: Record<string, unknown> = {}) {
     super(detail || `HTTP ${status}`);
     this.name = "ApiError";
     this.status = status;
     this.detail = detail;
     this.errors = errors;
+    this.payload = payload;
+    this.code = typeof payload.code === "string" ? payload.code : "";
   }
 }
 
@@ -191,12 +197,43 @@ export async function request<T>(method: string, path: string, body?: unknown): 
     >;
     const detail = typeof payload.detail === "string" ? payload.detail : response.statusText;
     if (response.status === 401 && !SIGN_IN_PATHS.has(path)) reportSignedOut();
-    throw new ApiError(response.status, detail, errorsOf(payload));
+    throw new ApiError(response.status, detail, errorsOf(payload), payload);
   }
   return data as T;
 }
 
 const get = <T>(path: string) => request<T>("GET", path);
+
+/** POST a form with a file, reporting the upload's progress (`fetch` cannot): the bank
+ * file goes to the server as it is, never read into the page. */
+export function uploadForm<T>(path: string, form: FormData, onProgress?: (sent: number, total: number) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", path);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader("Accept", "application/json");
+    const csrf = readCookie("csrftoken", documentCookies());
+    if (csrf) xhr.setRequestHeader("X-CSRFToken", csrf);
+    xhr.upload.onprogress = (event) => onProgress?.(event.loaded, event.lengthComputable ? event.total : 0);
+    xhr.onerror = () => reject(new NetworkError(new Error("upload failed")));
+    xhr.onload = () => {
+      let data: unknown = undefined;
+      try {
+        data = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        data = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(data as T);
+        return;
+      }
+      const payload = (data && typeof data === "object" && !Array.isArray(data) ? data : {}) as Record<string, unknown>;
+      const detail = typeof payload.detail === "string" ? payload.detail : xhr.statusText;
+      reject(new ApiError(xhr.status, detail, errorsOf(payload), payload));
+    };
+    xhr.send(form);
+  });
+}
 
 /** `?a=1&b=x` from the defined entries of `params` ("" when none). */
 export function query(params: Record<string, string | number | boolean | undefined | null>): string {
@@ -279,8 +316,8 @@ export const api = {
   myProgress: () => get<ProgressData>("/api/v1/me/progress/"),
   calibration: (coach?: number) => get<Calibration>(`/api/v1/coach/calibration/${query({ coach })}`),
   deepDiveFeedback: (id: number) => get<DeepDiveFeedback>(`/api/v1/stages/${id}/deep-dive-feedback/`),
-  reviewMatchSet: (id: number, comment: number, flaw: number | null) =>
-    request<ReviewScore>("PUT", `/api/v1/stages/${id}/review-matches/`, { comment, flaw }),
+  reviewMatchSet: (id: number, comment: number, flaw: number | null, valid = false) =>
+    request<ReviewScore>("PUT", `/api/v1/stages/${id}/review-matches/`, valid ? { comment, flaw, valid } : { comment, flaw }),
   reviewMatchClear: (id: number, comment: number) =>
     request<void>("DELETE", `/api/v1/stages/${id}/review-matches/${comment}/`),
 
@@ -300,6 +337,12 @@ export const api = {
       raw: text,
       contentType: "application/yaml",
     }),
+  bankImportFile: (file: File, verify: boolean, onProgress?: (sent: number, total: number) => void) => {
+    const form = new FormData();
+    form.append("file", file);
+    form.append("verify", verify ? "1" : "0");
+    return uploadForm<BankImportResult>("/api/v1/bank/import/", form, onProgress);
+  },
   bankImport: (bank: object, verify: boolean) => post<BankImportResult>("/api/v1/bank/import/", { bank, verify }),
   bankExport: (only?: string) => get<BankFile>(`/api/v1/bank/export/${query({ as: "json", only })}`),
 };

@@ -921,7 +921,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description The coach rules on one comment: it matches `flaw`, or (null) no flaw. Replaces the automatic match in the review score; returns the new score. */
+        /** @description The coach rules on one comment: it matches `flaw`, or (null) no flaw, or (null with `valid`) a valid finding that is no planted flaw. Replaces the automatic match in the review score; returns the new score. */
         put: operations["v1_stages_review_matches_update"];
         post?: never;
         delete?: never;
@@ -1184,6 +1184,7 @@ export interface components {
                 [key: string]: unknown;
             };
             verify?: boolean | null;
+            file_name?: string;
         };
         BankImportResult: {
             detail: string;
@@ -1374,24 +1375,28 @@ export interface components {
             category: string;
             flaw: number | null;
             /**
-             * @description hit: of the comments on its flaw, the one sharing most lines with it (then the earliest); duplicate: another comment on an already found flaw; miss: matches no flaw.
+             * @description hit: of the comments on its flaw, the one sharing most lines with it (then the earliest); duplicate: another comment on an already found flaw; miss: matches no flaw; valid: a real problem that is not a planted flaw (a known issue of the doc, or accepted by the coach), neutral.
              *
              *     * `hit` - hit
              *     * `duplicate` - duplicate
              *     * `miss` - miss
+             *     * `valid` - valid
              */
             status: components["schemas"]["CommentMatchStatusEnum"];
             source: components["schemas"]["SourceE6aEnum"];
             /** @description Lines shared with the flaw. */
             overlap: number;
+            /** @description Why it matched as it did (a neighbouring category, a known issue); or ''. */
+            note: string;
         };
         /**
          * @description * `hit` - hit
          *     * `duplicate` - duplicate
          *     * `miss` - miss
+         *     * `valid` - valid
          * @enum {string}
          */
-        CommentMatchStatusEnum: "hit" | "duplicate" | "miss";
+        CommentMatchStatusEnum: "hit" | "duplicate" | "miss" | "valid";
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
          *     must not be silently dropped).
@@ -2178,6 +2183,11 @@ export interface components {
             comment: number;
             /** @description A planted flaw of the comment's doc; null: the comment matches no flaw. */
             flaw: number | null;
+            /**
+             * @description With a null flaw: accept the comment as a valid finding that is not a planted flaw (scored neutral, not as a false alarm).
+             * @default false
+             */
+            valid: boolean;
         };
         /** @description Rules in `interviews.services.reviews.review_score_compute`. */
         ReviewScore: {
@@ -2198,6 +2208,8 @@ export interface components {
             hits: number;
             duplicates: number;
             misses: number;
+            /** @description Valid findings that are not planted flaws. */
+            valid: number;
             matched: components["schemas"]["FlawResult"][];
             missed: components["schemas"]["FlawResult"][];
             comment_matches: components["schemas"]["CommentMatch"][];
@@ -2977,6 +2989,11 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["BankImportInputRequest"];
                 "application/yaml": string;
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    verify?: boolean;
+                };
             };
         };
         responses: {

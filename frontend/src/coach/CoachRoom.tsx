@@ -3,7 +3,7 @@ import { Link, useParams } from "react-router";
 
 import { api, type CoachNote, describeError, type StageQuestionCoach } from "../api/client";
 import { useMe } from "../auth/session";
-import { formatTime } from "../lib/format";
+import { followUpTrigger, formatTime } from "../lib/format";
 import type { StageKinds } from "../lib/stageKinds";
 import { useUnreadChats } from "../rooms/shared/ChatDock";
 import { describeSignal } from "../rooms/shared/hooks";
@@ -54,8 +54,7 @@ function FollowUpsPanel({ room }: { room: Room }) {
               <li key={f.id} className={f.pushed ? "pushed" : ""} data-testid={`follow-up-${f.position}`}>
                 <div className="follow-up-head">
                   <span className="small muted">
-                    #{f.position} · {f.trigger?.replace(/_/g, " ")}
-                    {f.after_minutes ? ` ${f.after_minutes} min` : ""}
+                    #{f.position} · {followUpTrigger(f.trigger, f.after_minutes)}
                     {f.unlocks_part ? ` · unlocks part ${f.unlocks_part}` : ""}
                   </span>
                   {f.pushed ? (

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
 
-import { formatClock, plural, startClockQuestion } from "./format";
+import { followUpTrigger, formatClock, plural, startClockQuestion } from "./format";
 
 describe("format", () => {
+  it("says when a follow-up fires as a person would", () => {
+    expect(followUpTrigger("after_minutes", 40)).toBe("after 40 minutes");
+    expect(followUpTrigger("after_minutes", 1)).toBe("after 1 minute");
+    expect(followUpTrigger("on_part_passed")).toBe("when the part's hidden tests pass");
+    expect(followUpTrigger("manual")).toBe("pushed by the coach");
+  });
+
   it("says counts as a person would", () => {
     expect(plural(1, "stage")).toBe("1 stage");
     expect(plural(0, "stage")).toBe("0 stages");

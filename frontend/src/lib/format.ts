@@ -46,3 +46,20 @@ export function startClockQuestion(minutes: number): string | null {
   if (minutes < LONG_STAGE_MINUTES) return null;
   return `Start the ${minutes}-minute clock? It runs on the server until the stage is done, even if you close the page.`;
 }
+
+/** When a bank follow-up fires, as a person would say it: "after 40 minutes",
+ * "when the part passes" (not "after minutes 40 min"). */
+export function followUpTrigger(trigger: string | null | undefined, afterMinutes?: number | null): string {
+  switch (trigger) {
+    case "manual":
+      return "pushed by the coach";
+    case "on_part_passed":
+      return "when the part's hidden tests pass";
+    case "after_minutes":
+      return afterMinutes ? `after ${plural(afterMinutes, "minute")}` : "after some minutes";
+    case "after_answer":
+      return "once the candidate has answered";
+    default:
+      return trigger ? trigger.replace(/_/g, " ") : "";
+  }
+}

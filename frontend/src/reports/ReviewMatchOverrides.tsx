@@ -11,6 +11,7 @@ import { REVIEW_CATEGORY_LABEL } from "../rooms/review/categories";
 const categoryLabel = (value: string) => REVIEW_CATEGORY_LABEL[value] ?? value;
 const AUTO = "auto";
 const NONE = "none";
+const VALID = "valid";
 
 export function ReviewMatchOverrides({ stageId, score, onScore }: { stageId: number; score: ReviewScore; onScore: (s: ReviewScore) => void }) {
   const comments = useAsync(() => api.reviewComments(stageId), [stageId, score]);
@@ -27,7 +28,8 @@ export function ReviewMatchOverrides({ stageId, score, onScore }: { stageId: num
         await api.reviewMatchClear(stageId, comment);
         onScore(await api.reviewScore(stageId));
       } else {
-        onScore(await api.reviewMatchSet(stageId, comment, value === NONE ? null : Number(value)));
+        const flaw = value === NONE || value === VALID ? null : Number(value);
+        onScore(await api.reviewMatchSet(stageId, comment, flaw, value === VALID));
       }
     } catch (err) {
       setError(describeError(err));
@@ -52,7 +54,7 @@ export function ReviewMatchOverrides({ stageId, score, onScore }: { stageId: num
         <tbody>
           {score.comment_matches.map((m) => {
             const c = byId.get(m.comment);
-            const value = m.source === "coach" ? (m.flaw === null ? NONE : String(m.flaw)) : AUTO;
+            const value = m.source === "coach" ? (m.flaw !== null ? String(m.flaw) : m.status === "valid" ? VALID : NONE) : AUTO;
             const autoFlaw = flaws.find((f) => f.id === m.flaw);
             return (
               <tr key={m.comment} data-testid={`match-${m.comment}`}>
@@ -65,6 +67,7 @@ export function ReviewMatchOverrides({ stageId, score, onScore }: { stageId: num
                 <td>
                   <span className={`badge match-${m.status}`}>{m.status}</span>
                   {m.source === "coach" && <span className="small muted"> · coach</span>}
+                  {m.note && <p className="small muted">{m.note}</p>}
                 </td>
                 <td>
                   <select
@@ -77,6 +80,7 @@ export function ReviewMatchOverrides({ stageId, score, onScore }: { stageId: num
                       Automatic{m.source === "auto" ? (autoFlaw ? ` (flaw ${autoFlaw.position})` : " (no flaw)") : ""}
                     </option>
                     <option value={NONE}>No flaw</option>
+                    <option value={VALID}>Accept as valid (not a planted flaw)</option>
                     {flaws.map((f) => (
                       <option key={f.id} value={f.id}>
                         Flaw {f.position}: {categoryLabel(f.category)}, lines {f.lines[0]}–{f.lines[1]}

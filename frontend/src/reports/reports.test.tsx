@@ -112,4 +112,19 @@ describe("review match overrides", () => {
     fireEvent.change(select, { target: { value: "auto" } });
     await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => init?.method === "DELETE")).toBe(true));
   });
+
+  it("lets the coach accept a comment as a valid finding that is not a planted flaw", async () => {
+    const fetchMock = stubFetch((url, init) => {
+      if (url.endsWith("/review-comments/")) return [{ id: 7, question: 1, lines: [3, 4], category: "spof", text: "one router" }];
+      if (init?.method === "PUT") return { ...score, comment_matches: [{ ...score.comment_matches[0], flaw: null, status: "valid", source: "coach", note: "accepted as valid by the coach" }] };
+      return score;
+    });
+    render(<ReviewMatchOverrides stageId={5} score={score} onScore={vi.fn()} />);
+    await screen.findByText("one router");
+    const select = screen.getByLabelText("Match of the comment on lines 3–4") as HTMLSelectElement;
+    fireEvent.change(select, { target: { value: "valid" } });
+    await waitFor(() => expect(fetchMock.mock.calls.some(([, init]) => init?.method === "PUT")).toBe(true));
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === "PUT")!;
+    expect(JSON.parse(String(put[1]!.body))).toEqual({ comment: 7, flaw: null, valid: true });
+  });
 });

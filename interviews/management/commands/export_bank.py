@@ -5,7 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from interviews.selectors.bank import bank_export_yaml
+from interviews.selectors.bank import bank_export_chunks
 
 
 class Command(BaseCommand):
@@ -15,9 +15,12 @@ class Command(BaseCommand):
         parser.add_argument("path", nargs="?", help="file to write; stdout when omitted")
 
     def handle(self, *args, path: str | None, **options) -> None:
-        text = bank_export_yaml()
+        # Chunk by chunk: a large bank is never held in memory whole.
         if path is None:
-            self.stdout.write(text, ending="")
+            for chunk in bank_export_chunks():
+                self.stdout.write(chunk, ending="")
             return
-        Path(path).write_text(text, encoding="utf-8")
+        with Path(path).open("w", encoding="utf-8") as file:
+            for chunk in bank_export_chunks():
+                file.write(chunk)
         self.stderr.write(f"Wrote {path}")

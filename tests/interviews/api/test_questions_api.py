@@ -484,9 +484,21 @@ def test_publishing_an_unverified_coding_question_is_a_conflict(client, bank):
     response = client("admin").post(f"{_detail(bank.adder)}publish/")
     assert response.status_code == 409
     detail = response.json()["detail"]
-    assert "adder v1 is not verified" in detail
-    assert f"/api/v1/questions/{bank.adder.pk}/verify/" in detail
+    assert "adder v1 is not verified yet" in detail
+    assert response.json()["code"] == "question_not_verified"
+    assert "/api/" not in detail  # a sentence for people, not a raw API path
     assert m.Question.objects.get(pk=bank.adder.pk).status == "draft"
+
+
+def test_publishing_after_a_failed_verification_says_it_failed(client, bank):
+    m.Question.objects.filter(pk=bank.adder.pk).update(
+        status="draft", verification={"state": "failed", "failures": ["python: x"]}
+    )
+    response = client("admin").post(f"{_detail(bank.adder)}publish/")
+    assert response.status_code == 409
+    detail = response.json()["detail"]
+    assert "adder v1 failed verification" in detail and "not verified" not in detail
+    assert "/api/" not in detail
 
 
 def test_publishing_verified_and_non_coding_questions(client, bank):
