@@ -327,8 +327,8 @@ def _hidden():
     ]
     big = random.Random(1952)
     # the largest test: 10^4 operations whose prompts hold 7·10^4 tokens in all (ids 0..9
-    # keep it under 400 KB), a cache too small for the working set
-    systems = [[big.randrange(10) for _ in range(big.randint(8, 26))] for _ in range(30)]
+    # keep it under 400 KB), mostly unique suffixes: a cache too small for the working set
+    systems = [[big.randrange(10) for _ in range(big.randint(4, 10))] for _ in range(30)]
     ops = []
     running = []
     budget = 7 * 10**4
@@ -340,7 +340,7 @@ def _hidden():
             ops.append(["finish", req])
         elif x < 0.95:
             size = max(0, min(budget // max(1, left // 2), 60))
-            prompt = (big.choice(systems) + [big.randrange(10) for _ in range(8)])[:size]
+            prompt = (big.choice(systems) + [big.randrange(10) for _ in range(20)])[:size]
             budget -= len(prompt)
             req = big.randrange(10**4)
             if req not in running:
@@ -352,7 +352,7 @@ def _hidden():
             ops.append(["lookup", prompt])
         else:
             ops.append(["stats"])
-    cases.append(Case([5000, 1, ops], large=True))
+    cases.append(Case([10**4, 1, ops], large=True))
     return cases
 
 

@@ -135,10 +135,10 @@ def _hidden():
         Case(_case(rng, 8, 1000, 3, 500, closeness=0.3)),
         Case(_case(rng, 20, 10**4, 16, 2000, closeness=0.95)),
         Case(_case(rng, 64, 997, 6, 3000)),
-        Case(_case(rng, 128, 10**4, 1, 1000, closeness=0.5)),
+        Case(_case(rng, 96, 10**4, 1, 1000, closeness=0.5)),
     ]
     big = random.Random(1972)
-    cases.append(Case(_case(big, 128, 10**4, 12, 2 * 10**5, closeness=0.8, high=True), large=True))
+    cases.append(Case(_case(big, 128, 10**4, 16, 2 * 10**5, closeness=0.5, high=True), large=True))
     return cases
 
 
