@@ -283,6 +283,11 @@ def _hidden():
                 "preemptions": 1,
             },
         ),
+        # an impossible append leaves every other sequence live
+        Case(
+            [3, 1, [["alloc", 1, 1], ["alloc", 2, 1], ["append", 1, 3], ["table", 2], ["stats"]]],
+            expect={"results": [True, True, -1, [1], [1, 2, 0]], "preemptions": 0},
+        ),
         # no blocks at all
         Case(
             [0, 16, [["alloc", 1, 1], ["stats"], ["table", 1]]],

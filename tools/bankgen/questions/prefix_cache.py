@@ -224,6 +224,30 @@ def _hidden():
                 "evictions": 0,
             },
         ),
+        # a block released again goes to the back of the eviction order
+        Case(
+            [
+                2,
+                1,
+                [
+                    ["start", 1, [1]],
+                    ["start", 2, [2]],
+                    ["finish", 1],
+                    ["finish", 2],
+                    ["start", 3, [1]],
+                    ["finish", 3],
+                    ["start", 4, [5]],
+                    ["lookup", [1]],
+                    ["lookup", [2]],
+                ],
+            ],
+            expect={
+                "results": [0, 0, 1, 1, 1, 1, 0, 1, 0],
+                "hits": 1,
+                "misses": 3,
+                "evictions": 1,
+            },
+        ),
         # the request's own evictable hits do not count as room for its misses
         Case(
             [

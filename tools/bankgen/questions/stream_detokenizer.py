@@ -168,6 +168,7 @@ def _hidden():
         Case([single, [[0xE0], [0x80], [0x41]]], expect=["", FFFD * 2, "A", ""]),
         Case([single, [[0xED], [0xA0], [0x80]]], expect=["", FFFD * 2, FFFD, ""]),
         Case([single, [[0xF4], [0x90, 0x80], [0x80]]], expect=["", FFFD * 3, FFFD, ""]),
+        Case([single, [[0x41, 0xED, 0xBF], [0x42]]], expect=["A" + FFFD * 2, "B", ""]),
         Case(
             [single, [[0xF0, 0x80, 0x80, 0x80], [0xF5], [0xC1, 0xBF]]],
             expect=[FFFD * 4, FFFD, FFFD * 2, ""],
