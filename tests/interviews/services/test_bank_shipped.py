@@ -52,6 +52,12 @@ STAGE_RUBRICS = {
     "values": "values-default",
 }
 CHALLENGE = ["token-batcher", "priority-scheduler", "stream-stats", "token-counts"]
+SECOND_CHALLENGE = [
+    "kv-block-allocator",
+    "stream-detokenizer",
+    "prefix-cache",
+    "speculative-decoding",
+]
 PRACTICE_THEMES = {
     "concurrency": "async-pipeline",
     "tokenizer": "bpe-tokenizer",
@@ -138,6 +144,21 @@ def test_the_ai_lab_loop_has_every_stage_kind_with_questions_rubric_and_timing()
     }
     challenge = next(s for s in stages if s.kind == "challenge")
     assert challenge.question_slugs == CHALLENGE
+
+
+def test_each_sitting_has_a_challenge_of_four_serving_tasks_in_the_same_time():
+    """The second sitting repeats the first's format with different tasks: four
+    LLM-serving tasks, none shared with the first sitting, in the same 90 minutes."""
+    loops, questions = _loops(), _questions()
+    first, second = (
+        next(s for s in loops[slug]["stages"] if s["kind"] == "challenge")
+        for slug in ("ai-lab-infra-sde", "ai-lab-infra-sde-b")
+    )
+    assert second["questions"] == SECOND_CHALLENGE
+    assert not set(first["questions"]) & set(second["questions"])
+    assert second["minutes"] == first["minutes"] == 90
+    for slug in SECOND_CHALLENGE:
+        assert {"serving", "challenge"} <= set(questions[slug]["tags"]), slug
 
 
 def test_every_loop_template_uses_questions_of_the_right_kind():
