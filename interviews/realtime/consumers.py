@@ -29,7 +29,7 @@ from django.db.models import Max
 from interviews.auth import user_with_role
 from interviews.models import Stage, StageEvent
 from interviews.roles import role_of
-from interviews.selectors.access import can_see_private, is_stage_owner
+from interviews.selectors.access import can_drive_stage, can_see_private, is_stage_owner
 from interviews.selectors.stages import stage_events_for, stage_for
 from interviews.services import documents, live
 from interviews.services.documents import NAME_RE
@@ -191,7 +191,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             await self.accept()
             await self.close(code=SIGNED_OUT if self.scope.get("auth_token_expired") else REFUSED)
             return
-        self.private_ok, self.is_candidate, self.role = access
+        self.private_ok, self.is_candidate, self.role, self.listen_only = access
         self.group = stage_group(self.stage_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.user_group = user_group(self.user.pk)
@@ -324,7 +324,10 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         or only to the user named `to`; never logged, never echoed. Its budget is the
         `rtc.signal` entry of realtime/limits.py."""
         to, message = rtc_signal_relay(
-            sender=self.user.get_username(), to=content.get("to"), data=content.get("data")
+            sender=self.user.get_username(),
+            to=content.get("to"),
+            data=content.get("data"),
+            listen_only=self.listen_only,
         )
         await self.channel_layer.group_send(
             self.group,
@@ -356,7 +359,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             self.refused = True
             await self.close(code=REFUSED)
             return
-        self.private_ok, self.is_candidate, self.role = access
+        self.private_ok, self.is_candidate, self.role, self.listen_only = access
 
     async def session_revoked(self, message: dict) -> None:
         """Logout with this socket's token or session (realtime/access.py: signed_out)."""
@@ -387,7 +390,9 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
     # --- helpers -----------------------------------------------------------------------
 
     @room_db
-    def _access(self, *, reload_user: bool = False) -> tuple[bool, bool, str] | None:
+    def _access(self, *, reload_user: bool = False) -> tuple[bool, bool, str, bool] | None:
+        """(private events?, the candidate?, role, listen-only?): a shadow — in the room
+        but neither its candidate nor its coach — only listens in the call."""
         if self.user is None or not self.user.is_authenticated:
             return None
         if reload_user:  # its role is remembered on the object, and it may be deactivated
@@ -403,6 +408,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             can_see_private(self.user, stage),
             is_stage_owner(self.user, stage),
             role_of(self.user),
+            not can_drive_stage(self.user, stage),
         )
 
     @room_db

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from interviews.services.errors import InvalidInput, TooLarge
+from interviews.services.errors import InvalidInput, NotAllowed, TooLarge
 
 RTC_SIGNAL_MAX_BYTES = 64 * 1024
 RTC_SIGNAL_BURST = 50
@@ -26,9 +26,12 @@ RTC_SIGNAL_PER_S = 20.0
 USERNAME_MAX = 150
 
 
-def rtc_signal_relay(*, sender: str, to: Any, data: Any) -> tuple[str | None, dict[str, Any]]:
+def rtc_signal_relay(
+    *, sender: str, to: Any, data: Any, listen_only: bool = False
+) -> tuple[str | None, dict[str, Any]]:
     """Check a client's `rtc.signal` and build what its recipients receive: the one user it
-    is for (None: everyone else in the room) and the message `{type, from, data}`."""
+    is for (None: everyone else in the room) and the message `{type, from, data}`. A
+    listen-only sender (a shadow) may describe only media it receives."""
     if to is not None and (not isinstance(to, str) or not 0 < len(to) <= USERNAME_MAX):
         raise InvalidInput("`to` names one user of the room.", errors={"to": ["Not a username."]})
     if not isinstance(data, dict):
@@ -40,4 +43,36 @@ def rtc_signal_relay(*, sender: str, to: Any, data: Any) -> tuple[str | None, di
             errors={"data": [f"{size} bytes."]},
             code="rtc_signal_too_large",
         )
+    if listen_only and data.get("kind") == "sdp":
+        description = data.get("description")
+        sdp = description.get("sdp") if isinstance(description, dict) else None
+        if not isinstance(sdp, str) or sends_media(sdp):
+            raise NotAllowed(
+                "A shadow listens in the call: it sends no audio or video.",
+                code="shadow_listen_only",
+            )
     return to, {"type": "rtc.signal", "from": sender, "data": data}
+
+
+def sends_media(sdp: str) -> bool:
+    """Whether an SDP offers or accepts to send audio or video: an `m=audio`/`m=video`
+    section whose direction is sendrecv or sendonly (sendrecv when it states none,
+    RFC 8866 §6.7) and whose port is not 0 (a rejected section sends nothing)."""
+    sending = False
+    in_media = False
+    session_direction = direction = "sendrecv"  # a session-level line sets the default
+    seen_media = False
+    for line in sdp.splitlines():
+        line = line.strip()
+        if line.startswith("m="):
+            sending = sending or (in_media and direction in ("sendrecv", "sendonly"))
+            kind, _, rest = line[2:].partition(" ")
+            port = rest.split(" ", 1)[0]
+            in_media = kind in ("audio", "video") and port != "0"
+            direction = session_direction
+            seen_media = True
+        elif line in ("a=sendrecv", "a=sendonly", "a=recvonly", "a=inactive"):
+            direction = line[2:]
+            if not seen_media:
+                session_direction = direction
+    return sending or (in_media and direction in ("sendrecv", "sendonly"))

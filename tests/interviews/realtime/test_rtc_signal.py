@@ -159,3 +159,51 @@ async def test_signals_are_never_logged_nor_in_the_events_api_or_replay():
         replayed.append((await sockets["owner"].receive_json_from(timeout=5))["type"])
     assert "presence" in replayed and "rtc.signal" not in replayed
     await _close(sockets)
+
+
+SENDING = (
+    "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\n"
+    "m=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=sendrecv\r\n"
+)
+RECEIVING = SENDING.replace("a=sendrecv", "a=recvonly")
+
+
+def test_sends_media_reads_each_sections_direction():
+    assert signalling.sends_media(SENDING)
+    assert not signalling.sends_media(RECEIVING)
+    assert signalling.sends_media(SENDING.replace("a=sendrecv\r\n", ""))  # none: sendrecv
+    assert not signalling.sends_media(SENDING.replace("m=audio 9", "m=audio 0"))  # rejected
+    session_default = "v=0\r\na=recvonly\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n"
+    assert not signalling.sends_media(session_default)
+    second_sends = RECEIVING + "m=video 9 UDP/TLS/RTP/SAVPF 96\r\na=sendonly\r\n"
+    assert signalling.sends_media(second_sends)
+    assert not signalling.sends_media("v=0\r\nm=application 9 UDP/DTLS/SCTP webrtc-datachannel\r\n")
+
+
+async def test_a_shadow_only_listens_in_the_call():
+    """The server, not only the shadow's browser, keeps a shadow listen-only: its
+    descriptions may receive media and never send any."""
+    from interviews.services.stages import stage_shadow_join
+
+    room, sockets = await _room_with("owner", "coach")
+    await database_sync_to_async(stage_shadow_join)(stage=room["stage"], actor=room["other_coach"])
+    shadow, connected, _ = await connect(room["stage"], room["other_coach"])
+    assert connected
+    await drain(shadow)
+    await drain(sockets["owner"])
+
+    sending = {"kind": "sdp", "target": "s1", "description": {"type": "answer", "sdp": SENDING}}
+    await shadow.send_json_to({"type": "rtc.signal", "data": sending})
+    frames = await drain(shadow)
+    assert [f.get("code") for f in frames if f["type"] == "error"] == ["shadow_listen_only"]
+    assert [m for m in await drain(sockets["owner"]) if m["type"] == "rtc.signal"] == []
+
+    listening = {**sending, "description": {"type": "answer", "sdp": RECEIVING}}
+    await shadow.send_json_to({"type": "rtc.signal", "data": listening})
+    got = await receive_until(sockets["owner"], "rtc.signal")
+    assert got["data"] == listening
+    # The stage's own coach is not a shadow: it sends.
+    await sockets["coach"].send_json_to({"type": "rtc.signal", "data": sending})
+    assert (await receive_until(sockets["owner"], "rtc.signal"))["data"] == sending
+    await shadow.disconnect()
+    await _close(sockets)
