@@ -177,7 +177,8 @@ def _write(data: bytes) -> None:
 def _read_line(idle_timeout: float, buf: bytearray) -> bytes | None:
     """The worker's next line, None at end of input or after the idle timeout."""
     deadline = time.monotonic() + idle_timeout
-    while b"\n" not in buf:
+    complete = b"\n" in buf
+    while not complete:  # a job line can be megabytes: look for its end in new data only
         remaining = deadline - time.monotonic()
         if remaining <= 0 or not select.select([0], [], [], remaining)[0]:
             return None
@@ -185,6 +186,7 @@ def _read_line(idle_timeout: float, buf: bytearray) -> bytes | None:
         if not chunk:
             return None
         buf += chunk
+        complete = b"\n" in chunk
     line, _, rest = bytes(buf).partition(b"\n")
     buf[:] = rest
     return line + b"\n"

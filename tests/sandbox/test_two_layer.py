@@ -18,7 +18,7 @@ import pytest
 from sandbox import Job, Limits, Test, run_tests
 from sandbox.api import profile_for
 from sandbox.engine import CONTAINER_PER_JOB, TWO_LAYER, Engine
-from tests.sandbox.test_attacks import LEAVE_STATE
+from tests.sandbox.test_attacks import DEEP_TMP_CHAIN, LEAVE_STATE
 
 pytestmark = pytest.mark.integration
 
@@ -58,6 +58,19 @@ def test_nothing_a_submission_leaves_reaches_the_next_one(slot_engine) -> None:
         second.error,
         first.tests,
     )
+
+
+def test_a_deep_tmp_chain_is_gone_for_the_next_submission(slot_engine) -> None:
+    """3000 levels of directories (paths past PATH_MAX, deeper than Python's recursion
+    limit): neither the next test nor the next submission in the container sees them,
+    and the container stays in service."""
+    limits = {"time_limit_ms": 3000, "wall_time_limit_ms": 6000}
+    first = _run(slot_engine, DEEP_TMP_CHAIN, [Test("")] * 2, **limits)
+    second = _run(slot_engine, DEEP_TMP_CHAIN, [Test("")], **limits)
+    assert first.verdict == second.verdict == "accepted", (first.error, second.error)
+    assert [t.output for t in first.tests + second.tests] == ["[]\n"] * 3
+    assert first.container_id == second.container_id
+    assert slot_engine.recycled == 0
 
 
 # a daemon that outlives the program (and its test): double fork, new session, ignores
