@@ -71,8 +71,9 @@ def _bump() -> None:
         cache.incr(GENERATION_KEY)
     except ValueError:  # expired between add and incr
         _start_generation()
-    except Exception:
-        log.warning("bank cache: could not move the generation on", exc_info=True)
+    except Exception as error:  # e.g. `make run`'s set-up, before its Redis has started
+        log.warning("bank cache: could not move the generation on (%s)", error)
+        log.debug("bank cache: generation bump failed", exc_info=True)
 
 
 def bank_changed() -> None:

@@ -53,6 +53,11 @@ echo "  Ctrl-C stops web, worker and Redis."
 echo
 
 export PATH="$VENV/bin:$PATH" WEB_PORT="$PORT" REDIS_PORT
+# Redis keeps an append-only file so a crashed (respawned) Redis keeps its queue within
+# this run; a new run starts it empty, as set-up above may have changed the bank while it
+# was down (its cache must not outlive that). Judging messages of an earlier run are not
+# lost: the requeue sweep queues stale submissions again.
+rm -rf "$VAR_DIR/redis"
 mkdir -p "$VAR_DIR/redis"
 
 # Once stopped, this run's Redis is gone: forget it so later manage.py commands don't try
