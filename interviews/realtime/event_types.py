@@ -193,12 +193,12 @@ class RecordingStartedPayload(TypedDict):
 
 
 class RecordingStoppedPayload(TypedDict):
-    """`reason`: stopped (by `actor`), declined (someone said no before it started) or
-    deleted (its candidate deleted it)."""
+    """`reason`: stopped (by `actor`), declined (someone said no before it started),
+    deleted (its candidate deleted it) or stage_finished (the stage ended first)."""
 
     id: int
     kind: RecordingKind
-    reason: Literal["stopped", "declined", "deleted"]
+    reason: Literal["stopped", "declined", "deleted", "stage_finished"]
 
 
 @dataclass(frozen=True)

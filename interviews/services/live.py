@@ -29,6 +29,7 @@ from interviews.selectors.stages import (
 )
 
 from .errors import InvalidInput, StateConflict
+from .recording_state import recordings_end_with_stage
 from .stages import isoformat_or_none, stage_status_payload
 
 logger = logging.getLogger(__name__)
@@ -140,6 +141,7 @@ def stage_expire(*, stage_id: int, now=None) -> bool:
         emit(stage, "timer", timer_payload(stage, "expired"))
         emit(stage, "stage.status", stage_status_payload(stage, "deadline"))
         stage_submit_latest_code(stage)
+        recordings_end_with_stage(stage)
     return True
 
 

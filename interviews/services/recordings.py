@@ -38,6 +38,7 @@ from interviews.roles import CANDIDATE, role_of
 
 from .errors import InvalidInput, NotAllowed, StateConflict, TooLarge
 from .live import stage_presence
+from .recording_state import ACTIVE, recording_stopped_emit
 
 #: One MediaRecorder blob: a few seconds of Opus are a few tens of KiB.
 CHUNK_MAX_BYTES = 512 * 1024
@@ -45,7 +46,6 @@ CHUNK_MAX_BYTES = 512 * 1024
 RECORDING_MAX_BYTES = 200 * 1024 * 1024
 #: After a stop, the recorder's last blob may still be on its way.
 STOP_GRACE = timedelta(seconds=60)
-ACTIVE = (Recording.Status.PROPOSED, Recording.Status.RECORDING)
 
 
 def _locked(recording: Recording) -> Recording:
@@ -176,7 +176,7 @@ def recording_consent(*, recording: Recording, actor: AbstractBaseUser, agree: b
         recording.status = Recording.Status.DECLINED
         recording.stopped_at = timezone.now()
         recording.save(update_fields=["status", "stopped_at"])
-        _emit_stopped(recording, reason="declined", actor=actor)
+        recording_stopped_emit(recording, reason="declined", actor=actor)
         return recording
     if me not in recording.consented:
         recording.consented = sorted([*recording.consented, me])
@@ -200,17 +200,8 @@ def recording_stop(*, recording: Recording, actor: AbstractBaseUser) -> Recordin
     recording.status = Recording.Status.STOPPED
     recording.stopped_at = timezone.now()
     recording.save(update_fields=["status", "stopped_at"])
-    _emit_stopped(recording, reason="stopped", actor=actor)
+    recording_stopped_emit(recording, reason="stopped", actor=actor)
     return recording
-
-
-def _emit_stopped(recording: Recording, *, reason: str, actor: AbstractBaseUser) -> None:
-    emit(
-        recording.stage,
-        "recording.stopped",
-        {"id": recording.pk, "kind": recording.kind, "reason": reason},
-        actor=actor,
-    )
 
 
 def _chunk_path(recording: Recording, seq: int) -> str:
@@ -307,7 +298,7 @@ def recording_delete(*, recording: Recording, actor: AbstractBaseUser) -> None:
     access_stage_as_candidate(actor, recording.stage, doing="deletes recordings")
     paths = list(recording.chunks.values_list("path", flat=True))
     if recording.status in ACTIVE:
-        _emit_stopped(recording, reason="deleted", actor=actor)
+        recording_stopped_emit(recording, reason="deleted", actor=actor)
     recording.delete()
     transaction.on_commit(lambda: _remove_files(paths))
 

@@ -23,6 +23,7 @@ from interviews.roles import COACH, role_of
 
 from .booking_mail import booking_mail_send
 from .errors import InvalidInput, StateConflict
+from .recording_state import recordings_end_with_stage
 from .submissions import stage_submit_latest_code
 
 
@@ -123,6 +124,7 @@ def stage_finish(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
     stage.save(update_fields=["status", "finished_at", "paused_remaining_ms"])
     emit(stage, "stage.status", stage_status_payload(stage, "finish"), actor=actor)
     stage_submit_latest_code(stage)  # as the deadline does: finishing early loses nothing
+    recordings_end_with_stage(stage, actor=actor)
     return stage
 
 

@@ -135,11 +135,11 @@ export type RecordingStartedPayload = {
   offset_ms: number;
 };
 
-/** `reason`: stopped (by `actor`), declined (someone said no before it started) or deleted (its candidate deleted it). */
+/** `reason`: stopped (by `actor`), declined (someone said no before it started), deleted (its candidate deleted it) or stage_finished (the stage ended first). */
 export type RecordingStoppedPayload = {
   id: number;
   kind: "call" | "answer";
-  reason: "stopped" | "declined" | "deleted";
+  reason: "stopped" | "declined" | "deleted" | "stage_finished";
 };
 
 export type PresenceEntry = {

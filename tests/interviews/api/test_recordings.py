@@ -221,6 +221,29 @@ def test_the_last_chunk_may_follow_the_stop(room: World, as_user):
     assert _chunk(owner, recording_id, 0, CHUNKS[0]).status_code == 201
 
 
+@pytest.mark.parametrize("how", ["finish", "deadline"])
+def test_a_finished_stage_ends_its_recording_even_without_the_browser(room: World, as_user, how):
+    """The candidate's browser crashed mid-recording: the stage's end stops it (before, it
+    stayed `recording` for good); its last chunk may still arrive."""
+    from django.utils import timezone
+
+    from interviews.services.stages import stage_finish
+
+    recording_id = _recording(room, as_user)
+    if how == "finish":
+        stage_finish(stage=room.coding, actor=room.owner)
+    else:
+        Stage.objects.filter(pk=room.coding.pk).update(deadline=timezone.now())
+        assert live.stage_expire(stage_id=room.coding.pk)
+    recording = Recording.objects.get(pk=recording_id)
+    assert recording.status == "stopped" and recording.stopped_at is not None
+    assert _events(room)[-1] == (
+        "recording.stopped",
+        {"id": recording_id, "kind": "call", "reason": "stage_finished"},
+    )
+    assert _chunk(as_user(room.owner), recording_id, 0, CHUNKS[0]).status_code == 201
+
+
 # --- delete -----------------------------------------------------------------------------
 
 
