@@ -122,18 +122,7 @@ def test_killed_worker_still_gives_exactly_one_verdict_and_leaves_no_container(
 ):
     """SIGKILL the worker mid-judge; a new worker re-judges once the lease and the
     broker's visibility timeout run out."""
-    candidate, client = candidate_client
-    stage, question = _challenge(candidate)
-    # Take the shared worker out of the way so the doomed one gets the job.
-    celery_worker.stop()
-    doomed = start_worker()
-    submission_id = _submit(client, stage, question, SLOW_PYTHON, mode="submit")
-    deadline = time.monotonic() + 30
-    while Submission.objects.get(pk=submission_id).status != "running":
-        assert time.monotonic() < deadline, doomed.log_tail()
-        time.sleep(0.05)
-    time.sleep(0.5)  # inside the container now
-    doomed.kill()
+    client, stage, submission_id = _killed_mid_judge(start_worker, celery_worker, candidate_client)
 
     replacement = start_worker()
     try:
@@ -143,11 +132,7 @@ def test_killed_worker_still_gives_exactly_one_verdict_and_leaves_no_container(
     submission = Submission.objects.get(pk=submission_id)
     assert data["status"] == "done"
     assert submission.attempts >= 2
-    assert TestResult.objects.filter(submission=submission).count() == data["total"]
-    done_events = StageEvent.objects.filter(
-        stage=stage, type="submission.status", payload__status="done"
-    )
-    assert done_events.count() == 1
+    _assert_one_verdict(stage, submission, data)
     # The dead worker's containers are gone (the new worker swept them at start): every
     # sandbox container left belongs to a live process.
     for container in docker_client().containers.list(all=True, filters={"label": LABEL}):
@@ -162,17 +147,7 @@ def test_a_killed_worker_and_an_emptied_broker_still_give_exactly_one_verdict(
     Redis without persistence does after a restart), so no message will ever be redelivered.
     The requeue sweep of the next worker's beat finds the `running` job whose lease ran out
     and queues it again: one verdict within the lease plus a sweep interval (plus judging)."""
-    candidate, client = candidate_client
-    stage, question = _challenge(candidate)
-    celery_worker.stop()
-    doomed = start_worker()
-    submission_id = _submit(client, stage, question, SLOW_PYTHON, mode="submit")
-    deadline = time.monotonic() + 30
-    while Submission.objects.get(pk=submission_id).status != "running":
-        assert time.monotonic() < deadline, doomed.log_tail()
-        time.sleep(0.05)
-    time.sleep(0.5)
-    doomed.kill()
+    client, stage, submission_id = _killed_mid_judge(start_worker, celery_worker, candidate_client)
     broker = redis.Redis.from_url(os.environ["REDIS_URL"])
     broker.flushdb()  # the unacked message is gone for good
     assert broker.dbsize() == 0
@@ -185,6 +160,27 @@ def test_a_killed_worker_and_an_emptied_broker_still_give_exactly_one_verdict(
     submission = Submission.objects.get(pk=submission_id)
     assert data["status"] == "done", data
     assert submission.expired_leases == 1
+    _assert_one_verdict(stage, submission, data)
+
+
+def _killed_mid_judge(start_worker, celery_worker, candidate_client):
+    """A submission whose worker is SIGKILLed while it judges it: (client, stage, id). The
+    shared worker is stopped first so the doomed one gets the job."""
+    candidate, client = candidate_client
+    stage, question = _challenge(candidate)
+    celery_worker.stop()
+    doomed = start_worker()
+    submission_id = _submit(client, stage, question, SLOW_PYTHON, mode="submit")
+    deadline = time.monotonic() + 30
+    while Submission.objects.get(pk=submission_id).status != "running":
+        assert time.monotonic() < deadline, doomed.log_tail()
+        time.sleep(0.05)
+    time.sleep(0.5)  # inside the container now
+    doomed.kill()
+    return client, stage, submission_id
+
+
+def _assert_one_verdict(stage: Stage, submission: Submission, data: dict) -> None:
     assert TestResult.objects.filter(submission=submission).count() == data["total"]
     done_events = StageEvent.objects.filter(
         stage=stage, type="submission.status", payload__status="done"
