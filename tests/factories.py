@@ -89,6 +89,8 @@ class PartFactory(factory.django.DjangoModelFactory):
 
 
 class TestCaseFactory(factory.django.DjangoModelFactory):
+    __test__ = False  # a factory, not a pytest class
+
     class Meta:
         model = m.TestCase
 

@@ -160,7 +160,7 @@ async def test_malformed_cursors_are_refused_not_relayed(cursor, field):
     await coach.disconnect()
 
 
-def test_a_message_type_without_an_entry_gets_the_default_limit():
+async def test_a_message_type_without_an_entry_gets_the_default_limit():
     """A type another slice adds to CLIENT_HANDLERS is limited from its first day."""
     now = [0.0]
     gate = MessageGate(clock=lambda: now[0])
@@ -171,7 +171,7 @@ def test_a_message_type_without_an_entry_gets_the_default_limit():
     assert gate.admit("coach.tool", 10) is None
 
 
-def test_the_shared_chat_throttle_fails_open_when_the_cache_is_down(monkeypatch):
+async def test_the_shared_chat_throttle_fails_open_when_the_cache_is_down(monkeypatch):
     """As the REST throttle: a Redis restart must not drop every socket that chats."""
     from redis.exceptions import ConnectionError as RedisConnectionError
 

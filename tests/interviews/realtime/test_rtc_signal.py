@@ -168,7 +168,7 @@ SENDING = (
 RECEIVING = SENDING.replace("a=sendrecv", "a=recvonly")
 
 
-def test_sends_media_reads_each_sections_direction():
+async def test_sends_media_reads_each_sections_direction():
     assert signalling.sends_media(SENDING)
     assert not signalling.sends_media(RECEIVING)
     assert signalling.sends_media(SENDING.replace("a=sendrecv\r\n", ""))  # none: sendrecv
