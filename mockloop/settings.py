@@ -187,6 +187,10 @@ REST_FRAMEWORK = {
         "login": env("THROTTLE_LOGIN", "20/min"),
         # new accounts per client address: each is a fresh identity for every per-user cap
         "signup": env("THROTTLE_SIGNUP", "20/hour"),
+        # each reset request sends a mail: per client address, so nobody floods an inbox
+        "password_reset": env("THROTTLE_PASSWORD_RESET", "10/hour"),
+        # wrong current passwords are guesses, like logins
+        "password": env("THROTTLE_PASSWORD", "20/hour"),
         "follow_ups": env("THROTTLE_FOLLOW_UPS", "60/min"),
         "chat": env("THROTTLE_CHAT", "120/min"),
         # one MediaRecorder chunk every few seconds, and its retries
@@ -275,6 +279,8 @@ EMAIL_HOST_USER = env("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Mockloop <noreply@mockloop.local>")
+#: Seconds a mailed password-reset link works (Django's token generator checks it).
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 24 * 60 * 60)
 MOCKLOOP_PUBLIC_URL = env("MOCKLOOP_PUBLIC_URL", "http://localhost:8000").rstrip("/")
 #: A booked stage whose coach has not started it this long after the booked time may be
 #: continued solo by its candidate (the scripted interviewer takes over).

@@ -1,6 +1,6 @@
 """Accounts: signup, login, logout and `me`."""
 
-from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.urls import path
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -12,6 +12,9 @@ from interviews.roles import role_of
 from interviews.services.accounts import (
     auth_sign_out,
     auth_token_issue,
+    password_change,
+    password_reset_confirm,
+    password_reset_request,
     user_create,
     username_normalise,
 )
@@ -129,10 +132,105 @@ class SessionApi(PracticeApi):
         return Response({"me": _me_body(user) if user.is_authenticated else None})
 
 
+class PasswordChangeInputSerializer(StrictSerializer):
+    current_password = StrictCharField(max_length=128, trim_whitespace=False)
+    new_password = StrictCharField(max_length=128, trim_whitespace=False)
+
+
+class PasswordChangeApi(PracticeApi):
+    """The signed-in user's own password (there is no user in the path: nobody changes
+    another's). This login stays signed in; every other one ends."""
+
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "password"
+
+    @extend_schema(
+        request=PasswordChangeInputSerializer,
+        responses={204: None},
+        operation_id="account_password_change",
+    )
+    def post(self, request: Request) -> Response:
+        serializer = PasswordChangeInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        password_change(user=request.user, keep_token=request.auth, **serializer.validated_data)
+        if getattr(request._request, "session", None) is not None and request.auth is None:
+            update_session_auth_hash(request._request, request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class DetailOutSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+class PasswordResetInputSerializer(StrictSerializer):
+    email = serializers.EmailField(max_length=254)
+
+
+#: The one answer to a reset request, whether or not an account has the address.
+PASSWORD_RESET_SENT = (
+    "If an account has this address, a mail with a link to reset its password is on its way."
+)
+
+
+class PasswordResetRequestApi(PracticeApi):
+    """Ask for a reset link by email. Always the same 200 (no telling who has an account);
+    throttled per client address, as each request sends a mail."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "password_reset"
+
+    @extend_schema(
+        request=PasswordResetInputSerializer,
+        responses={200: DetailOutSerializer},
+        operation_id="auth_password_reset",
+    )
+    def post(self, request: Request) -> Response:
+        serializer = PasswordResetInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        password_reset_request(email=serializer.validated_data["email"])
+        return Response({"detail": PASSWORD_RESET_SENT})
+
+
+class PasswordResetConfirmInputSerializer(StrictSerializer):
+    uid = StrictCharField(max_length=64)
+    token = StrictCharField(max_length=128)
+    new_password = StrictCharField(max_length=128, trim_whitespace=False)
+
+
+class PasswordResetConfirmApi(PracticeApi):
+    """Set a new password from the mailed link; every login of the account ends, and the
+    person signs in with the new password."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "password_reset"
+
+    @extend_schema(
+        request=PasswordResetConfirmInputSerializer,
+        responses={204: None},
+        operation_id="auth_password_reset_confirm",
+    )
+    def post(self, request: Request) -> Response:
+        serializer = PasswordResetConfirmInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        password_reset_confirm(**serializer.validated_data)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 urlpatterns = [
     path("auth/signup/", SignupApi.as_view(), name="auth-signup"),
     path("auth/login/", LoginApi.as_view(), name="auth-login"),
     path("auth/logout/", LogoutApi.as_view(), name="auth-logout"),
     path("auth/session/", SessionApi.as_view(), name="auth-session"),
+    path("auth/password-reset/", PasswordResetRequestApi.as_view(), name="auth-password-reset"),
+    path(
+        "auth/password-reset/confirm/",
+        PasswordResetConfirmApi.as_view(),
+        name="auth-password-reset-confirm",
+    ),
     path("me/", MeApi.as_view(), name="me"),
+    path("me/password/", PasswordChangeApi.as_view(), name="me-password"),
 ]

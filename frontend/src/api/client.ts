@@ -254,6 +254,11 @@ export const api = {
   signup: (username: string, password: string, email = "") =>
     post<TokenOut>("/api/v1/auth/signup/", { username, password, email }),
   logout: () => post<void>("/api/v1/auth/logout/"),
+  passwordChange: (currentPassword: string, newPassword: string) =>
+    post<void>("/api/v1/me/password/", { current_password: currentPassword, new_password: newPassword }),
+  passwordResetRequest: (email: string) => post<{ detail: string }>("/api/v1/auth/password-reset/", { email }),
+  passwordResetConfirm: (uid: string, token: string, newPassword: string) =>
+    post<void>("/api/v1/auth/password-reset/confirm/", { uid, token, new_password: newPassword }),
 
   iceServers: () => get<IceServers>("/api/v1/rtc/ice-servers/"),
   stageKinds: () => get<StageKindSpec[]>("/api/v1/stage-kinds/"),

@@ -100,6 +100,11 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
           />
         </label>
         {fields.password && <p className="field-error">{fields.password}</p>}
+        {mode === "login" && (
+          <p className="muted small">
+            <Link to="/forgot-password">Forgot your password?</Link>
+          </p>
+        )}
         <button type="submit" className="primary" disabled={busy}>
           {busy ? "Please wait…" : mode === "login" ? "Sign in" : "Sign up"}
         </button>

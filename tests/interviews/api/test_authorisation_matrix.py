@@ -133,6 +133,34 @@ CASES = [
     Case("me", "get", lambda w: f"{API}/me/", (401, 200, 200, 200, 200, 200)),
     Case("session", "get", lambda w: f"{API}/auth/session/", (200,) * 6),
     Case(
+        "password change (own account only)",
+        "post",
+        lambda w: f"{API}/me/password/",
+        (401, 204, 204, 204, 204, 204),
+        body=lambda w, role: {
+            "current_password": "pw-Correct-Horse-9",
+            "new_password": "another-Battery-Staple-7",
+        },
+    ),
+    Case(
+        "password reset request (same answer for everyone)",
+        "post",
+        lambda w: f"{API}/auth/password-reset/",
+        (200,) * 6,
+        body=lambda w, role: {"email": "owner@example.com"},
+    ),
+    Case(
+        "password reset confirm (a link nobody was sent)",
+        "post",
+        lambda w: f"{API}/auth/password-reset/confirm/",
+        (400,) * 6,
+        body=lambda w, role: {
+            "uid": "MQ",
+            "token": "forged-token",
+            "new_password": "another-Battery-Staple-7",
+        },
+    ),
+    Case(
         "rtc-ice-servers",
         "get",
         lambda w: f"{API}/rtc/ice-servers/",
