@@ -220,6 +220,8 @@ SPECTACULAR_SETTINGS = {
         "StageKindEnum": "interviews.models.bank.StageKind",
         "StageStatusEnum": "interviews.models.practice.Stage.Status",
         "SubmissionStatusEnum": "interviews.models.practice.Submission.Status",
+        "AccountLanguageEnum": "interviews.models.accounts.AccountProfile.Language",
+        "LanguageEnum": "interviews.models.bank.Language",
     },
 }
 

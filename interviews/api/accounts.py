@@ -8,7 +8,10 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from interviews.models import AccountProfile
 from interviews.roles import role_of
+from interviews.selectors.accounts import account_profile_of
+from interviews.services.account_settings import account_settings_update
 from interviews.services.accounts import (
     auth_sign_out,
     auth_token_issue,
@@ -102,11 +105,14 @@ class LogoutApi(PracticeApi):
 
 
 def _me_body(user) -> dict:
+    profile = account_profile_of(user)
     return {
         "id": user.pk,
         "username": user.get_username(),
         "email": user.email,
         "role": role_of(user),
+        "time_zone": profile.time_zone,
+        "language": profile.language,
     }
 
 
@@ -156,6 +162,44 @@ class PasswordChangeApi(PracticeApi):
         if getattr(request._request, "session", None) is not None and request.auth is None:
             update_session_auth_hash(request._request, request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class AccountSettingsOutSerializer(serializers.Serializer):
+    email = serializers.CharField()
+    time_zone = serializers.CharField(help_text='IANA zone; "" means the browser\'s own.')
+    language = serializers.ChoiceField(choices=AccountProfile.Language.choices)
+
+
+class AccountSettingsInputSerializer(StrictSerializer):
+    email = StrictCharField(max_length=254, required=False, allow_blank=True)
+    time_zone = StrictCharField(max_length=64, required=False, allow_blank=True)
+    # Any string: the service says which languages exist, with its own code.
+    language = StrictCharField(max_length=16, required=False)
+
+
+def _settings_body(user, profile: AccountProfile) -> dict:
+    return {"email": user.email, "time_zone": profile.time_zone, "language": profile.language}
+
+
+class AccountSettingsApi(PracticeApi):
+    """The caller's own settings; nobody reads or changes another's here."""
+
+    @extend_schema(responses={200: AccountSettingsOutSerializer}, operation_id="account_settings")
+    def get(self, request: Request) -> Response:
+        return Response(_settings_body(request.user, account_profile_of(request.user)))
+
+    @extend_schema(
+        request=AccountSettingsInputSerializer,
+        responses={200: AccountSettingsOutSerializer},
+        operation_id="account_settings_update",
+    )
+    def patch(self, request: Request) -> Response:
+        serializer = AccountSettingsInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        profile = account_settings_update(
+            actor=request.user, user=request.user, **serializer.validated_data
+        )
+        return Response(_settings_body(request.user, profile))
 
 
 class DetailOutSerializer(serializers.Serializer):
@@ -233,4 +277,5 @@ urlpatterns = [
     ),
     path("me/", MeApi.as_view(), name="me"),
     path("me/password/", PasswordChangeApi.as_view(), name="me-password"),
+    path("me/settings/", AccountSettingsApi.as_view(), name="me-settings"),
 ]

@@ -1,6 +1,121 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 
-import { api, describeError, fieldErrors } from "../api/client";
+import { type AccountLanguage, type AccountSettings, api, describeError, fieldErrors } from "../api/client";
+import { useSession } from "../auth/session";
+import { browserZone, zoneChoices } from "../scheduling/time";
+
+export const LANGUAGES: { value: AccountLanguage; label: string }[] = [
+  { value: "en", label: "English" },
+  { value: "zh-Hans", label: "简体中文 (Simplified Chinese)" },
+  { value: "zh-Hant", label: "繁體中文 (Traditional Chinese)" },
+];
+
+/** Email, time zone (blank: the browser's) and language. Saving refreshes the session, so
+ * the scheduling pages show times in the new zone at once. */
+function ProfileSection() {
+  const { refresh } = useSession();
+  const [form, setForm] = useState<AccountSettings | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    api.accountSettings().then(setForm, setError);
+  }, []);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!form) return;
+    setBusy(true);
+    setError(null);
+    setSaved(false);
+    try {
+      setForm(await api.accountSettingsUpdate(form));
+      setSaved(true);
+      await refresh();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const fields = fieldErrors(error);
+  if (!form) {
+    return error !== null ? (
+      <p className="error" role="alert">
+        {describeError(error)}
+      </p>
+    ) : (
+      <p className="muted">Loading your settings…</p>
+    );
+  }
+  const zones = zoneChoices(form.time_zone || browserZone());
+  return (
+    <form className="card settings-card" onSubmit={submit} aria-labelledby="profile-title" noValidate>
+      <h2 id="profile-title">Profile</h2>
+      <label>
+        Email
+        <input
+          name="email"
+          type="email"
+          autoComplete="email"
+          value={form.email}
+          onChange={(e) => setForm({ ...form, email: e.target.value })}
+          aria-invalid={Boolean(fields.email)}
+        />
+      </label>
+      {fields.email && <p className="field-error">{fields.email}</p>}
+      <label>
+        Time zone
+        <select
+          name="time_zone"
+          value={form.time_zone}
+          onChange={(e) => setForm({ ...form, time_zone: e.target.value })}
+          aria-invalid={Boolean(fields.time_zone)}
+        >
+          <option value="">This browser&apos;s ({browserZone()})</option>
+          {zones.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone}
+            </option>
+          ))}
+        </select>
+      </label>
+      {fields.time_zone && <p className="field-error">{fields.time_zone}</p>}
+      <label>
+        Language
+        <select
+          name="language"
+          value={form.language}
+          onChange={(e) => setForm({ ...form, language: e.target.value as AccountLanguage })}
+          aria-invalid={Boolean(fields.language)}
+        >
+          {LANGUAGES.map((language) => (
+            <option key={language.value} value={language.value}>
+              {language.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {fields.language && <p className="field-error">{fields.language}</p>}
+      <p className="muted small">Mockloop is in English for now; your choice is kept for the translations to come.</p>
+      <button type="submit" className="primary" disabled={busy}>
+        {busy ? "Please wait…" : "Save settings"}
+      </button>
+      {saved && (
+        <p className="notice" role="status">
+          Settings saved.
+        </p>
+      )}
+      {error !== null && Object.keys(fields).length === 0 && (
+        <p className="error" role="alert">
+          {describeError(error)}
+        </p>
+      )}
+    </form>
+  );
+}
 
 /** Change the password: the current one is asked for again, and every other sign-in of
  * the account ends (this one stays). */
@@ -80,6 +195,7 @@ export function SettingsPage() {
   return (
     <main id="main" className="page settings-page">
       <h1>Account settings</h1>
+      <ProfileSection />
       <PasswordSection />
     </main>
   );

@@ -12,7 +12,12 @@ export interface Me {
   username: string;
   email?: string;
   role: Role;
+  /** IANA zone chosen in the settings; "" (or absent) means the browser's own. */
+  time_zone?: string;
+  language?: string;
 }
+export type AccountSettings = S["AccountSettingsOut"];
+export type AccountLanguage = S["AccountLanguageEnum"];
 export type TokenOut = S["TokenOut"];
 export type LoopTemplate = S["LoopTemplateOut"];
 export type Loop = S["LoopOut"];
@@ -254,6 +259,9 @@ export const api = {
   signup: (username: string, password: string, email = "") =>
     post<TokenOut>("/api/v1/auth/signup/", { username, password, email }),
   logout: () => post<void>("/api/v1/auth/logout/"),
+  accountSettings: () => get<AccountSettings>("/api/v1/me/settings/"),
+  accountSettingsUpdate: (changes: Partial<AccountSettings>) =>
+    request<AccountSettings>("PATCH", "/api/v1/me/settings/", changes),
   passwordChange: (currentPassword: string, newPassword: string) =>
     post<void>("/api/v1/me/password/", { current_password: currentPassword, new_password: newPassword }),
   passwordResetRequest: (email: string) => post<{ detail: string }>("/api/v1/auth/password-reset/", { email }),

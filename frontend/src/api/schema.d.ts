@@ -374,6 +374,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller's own settings; nobody reads or changes another's here. */
+        get: operations["account_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** @description The caller's own settings; nobody reads or changes another's here. */
+        patch: operations["account_settings_update"];
+        trace?: never;
+    };
     "/api/v1/ops/queue/": {
         parameters: {
             query?: never;
@@ -1169,6 +1187,19 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description * `en` - English
+         *     * `zh-Hans` - 简体中文
+         *     * `zh-Hant` - 繁體中文
+         * @enum {string}
+         */
+        AccountLanguageEnum: "en" | "zh-Hans" | "zh-Hant";
+        AccountSettingsOut: {
+            email: string;
+            /** @description IANA zone; "" means the browser's own. */
+            time_zone: string;
+            language: components["schemas"]["AccountLanguageEnum"];
+        };
         AnswerFeedback: {
             question: number | null;
             question_title: string;
@@ -1807,6 +1838,15 @@ export interface components {
         PasswordResetInputRequest: {
             /** Format: email */
             email: string;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        PatchedAccountSettingsInputRequest: {
+            email?: string;
+            time_zone?: string;
+            language?: string;
         };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
@@ -2930,6 +2970,9 @@ export interface components {
             username: string;
             email: string;
             role: string;
+            /** @description IANA zone; "" means the browser's own. */
+            time_zone: string;
+            language: string;
         };
         VerificationQueued: {
             /** @description `{state: queued, done: 0, total: 0}`: the worker moves it on to `running` (with `done`/`total`) and then `passed | failed | unavailable`. */
@@ -3428,6 +3471,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Progress"];
+                };
+            };
+        };
+    };
+    account_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSettingsOut"];
+                };
+            };
+        };
+    };
+    account_settings_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedAccountSettingsInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSettingsOut"];
                 };
             };
         };

@@ -142,6 +142,14 @@ CASES = [
             "new_password": "another-Battery-Staple-7",
         },
     ),
+    Case("account settings", "get", lambda w: f"{API}/me/settings/", (401,) + (200,) * 5),
+    Case(
+        "account settings change (own account only)",
+        "patch",
+        lambda w: f"{API}/me/settings/",
+        (401,) + (200,) * 5,
+        body=lambda w, role: {"time_zone": "Europe/Paris", "language": "zh-Hant"},
+    ),
     Case(
         "password reset request (same answer for everyone)",
         "post",

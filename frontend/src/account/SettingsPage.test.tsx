@@ -1,0 +1,48 @@
+// The settings page loads the account's settings, saves the changed zone and language, and
+// the scheduling pages' zone follows the account's once it is set.
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { MemoryRouter } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { api } from "../api/client";
+import { SessionProvider, useTimeZone } from "../auth/session";
+import { SettingsPage } from "./SettingsPage";
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+function Zone() {
+  return <output data-testid="zone">{useTimeZone(() => "Browser/Zone")}</output>;
+}
+
+describe("SettingsPage", () => {
+  it("saves zone and language, and the session's zone follows", async () => {
+    let zone = "";
+    vi.spyOn(api, "session").mockImplementation(async () => ({
+      me: { id: 1, username: "ada", role: "candidate", time_zone: zone, language: "en" },
+    }));
+    vi.spyOn(api, "accountSettings").mockResolvedValue({ email: "ada@example.com", time_zone: "", language: "en" });
+    const update = vi.spyOn(api, "accountSettingsUpdate").mockImplementation(async (changes) => {
+      zone = changes.time_zone ?? "";
+      return { email: "ada@example.com", time_zone: zone, language: changes.language ?? "en" };
+    });
+    render(
+      <SessionProvider>
+        <MemoryRouter>
+          <SettingsPage />
+          <Zone />
+        </MemoryRouter>
+      </SessionProvider>,
+    );
+    const select = (await screen.findByLabelText("Time zone")) as HTMLSelectElement;
+    expect((await screen.findByTestId("zone")).textContent).toBe("Browser/Zone");
+    fireEvent.change(select, { target: { value: "Asia/Shanghai" } });
+    fireEvent.change(screen.getByLabelText("Language"), { target: { value: "zh-Hant" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save settings" }));
+    expect((await screen.findByText("Settings saved.")).textContent).toBe("Settings saved.");
+    expect(update).toHaveBeenCalledWith({ email: "ada@example.com", time_zone: "Asia/Shanghai", language: "zh-Hant" });
+    expect((await screen.findByTestId("zone")).textContent).toBe("Asia/Shanghai");
+  });
+});
