@@ -281,6 +281,12 @@ EMAIL_HOST_USER = env("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Mockloop <noreply@mockloop.local>")
+#: Email verification: "none" (default), "optional" (a link is mailed on signup and on an
+#: email change), "mandatory" (and no sign-in until it is opened).
+ACCOUNT_EMAIL_VERIFICATION = env("ACCOUNT_EMAIL_VERIFICATION", "none")
+if ACCOUNT_EMAIL_VERIFICATION not in ("none", "optional", "mandatory"):
+    raise ImproperlyConfigured("ACCOUNT_EMAIL_VERIFICATION is none, optional or mandatory")
+ACCOUNT_EMAIL_VERIFICATION_MAX_AGE = env_int("ACCOUNT_EMAIL_VERIFICATION_MAX_AGE", 3 * 24 * 3600)
 #: Seconds a mailed password-reset link works (Django's token generator checks it).
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 24 * 60 * 60)
 MOCKLOOP_PUBLIC_URL = env("MOCKLOOP_PUBLIC_URL", "http://localhost:8000").rstrip("/")

@@ -4,7 +4,7 @@ import { createBrowserRouter, Link, Navigate, Outlet, Route, RouterProvider, Rou
 import type { Role } from "./api/client";
 import { SettingsPage } from "./account/SettingsPage";
 import { LoginPage, SignupPage } from "./auth/AuthPages";
-import { ForgotPasswordPage, ResetPasswordPage } from "./auth/PasswordResetPages";
+import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from "./auth/PasswordResetPages";
 import { SessionProvider, useSession } from "./auth/session";
 import { CoachHome } from "./coach/CoachHome";
 import { CoachRoomPage } from "./coach/CoachRoom";
@@ -99,6 +99,7 @@ export function AppRoutes() {
       <Route path="/signup" element={<SignupPage />} />
       <Route path="/forgot-password" element={<ForgotPasswordPage />} />
       <Route path="/reset-password" element={<ResetPasswordPage />} />
+      <Route path="/verify-email" element={<VerifyEmailPage />} />
       <Route element={<RequireAuth />}>
         <Route path="/settings" element={<SettingsPage />} />
         <Route path="/loops/:loopId" element={<LoopPage />} />

@@ -1,4 +1,5 @@
-"""Accounts: signup, login, logout and `me`."""
+"""Accounts: signup, login, logout, `me`, settings, password change and reset, email
+verification."""
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.urls import path
@@ -21,6 +22,11 @@ from interviews.services.accounts import (
     user_create,
     username_normalise,
 )
+from interviews.services.email_verification import (
+    email_verify,
+    login_allowed_check,
+    verification_mode,
+)
 
 from .base import PracticeApi, ScopedThrottle, StrictCharField, StrictSerializer
 from .practice_serializers import TokenOutSerializer, UserOutSerializer
@@ -33,6 +39,13 @@ def _token_body(user, token: str) -> dict:
         "username": user.get_username(),
         "role": role_of(user),
     }
+
+
+class DetailOutSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+EMAIL_CONFIRM_SENT = "Account created. Open the link we mailed you to confirm it, then sign in."
 
 
 class SignupInputSerializer(StrictSerializer):
@@ -51,13 +64,16 @@ class SignupApi(PracticeApi):
 
     @extend_schema(
         request=SignupInputSerializer,
-        responses={201: TokenOutSerializer},
+        responses={201: TokenOutSerializer, 202: DetailOutSerializer},
         operation_id="auth_signup",
     )
     def post(self, request: Request) -> Response:
         serializer = SignupInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user = user_create(**serializer.validated_data)
+        if verification_mode() == "mandatory":
+            # Not signed in: the person signs in after opening the mailed link.
+            return Response({"detail": EMAIL_CONFIRM_SENT}, status=status.HTTP_202_ACCEPTED)
         token = auth_token_issue(user=user)
         login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
         return Response(_token_body(user, token), status=status.HTTP_201_CREATED)
@@ -87,6 +103,7 @@ class LoginApi(PracticeApi):
         user = authenticate(request._request, **credentials)
         if user is None:
             raise serializers.ValidationError({"non_field_errors": ["Wrong username or password."]})
+        login_allowed_check(user)
         login(request._request, user)
         token = auth_token_issue(user=user)
         return Response(_token_body(user, token))
@@ -168,6 +185,7 @@ class AccountSettingsOutSerializer(serializers.Serializer):
     email = serializers.CharField()
     time_zone = serializers.CharField(help_text='IANA zone; "" means the browser\'s own.')
     language = serializers.ChoiceField(choices=AccountProfile.Language.choices)
+    email_verified = serializers.BooleanField()
 
 
 class AccountSettingsInputSerializer(StrictSerializer):
@@ -178,7 +196,12 @@ class AccountSettingsInputSerializer(StrictSerializer):
 
 
 def _settings_body(user, profile: AccountProfile) -> dict:
-    return {"email": user.email, "time_zone": profile.time_zone, "language": profile.language}
+    return {
+        "email": user.email,
+        "time_zone": profile.time_zone,
+        "language": profile.language,
+        "email_verified": bool(user.email) and profile.verified_email == user.email,
+    }
 
 
 class AccountSettingsApi(PracticeApi):
@@ -200,10 +223,6 @@ class AccountSettingsApi(PracticeApi):
             actor=request.user, user=request.user, **serializer.validated_data
         )
         return Response(_settings_body(request.user, profile))
-
-
-class DetailOutSerializer(serializers.Serializer):
-    detail = serializers.CharField()
 
 
 class PasswordResetInputSerializer(StrictSerializer):
@@ -264,6 +283,28 @@ class PasswordResetConfirmApi(PracticeApi):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class EmailVerifyInputSerializer(StrictSerializer):
+    token = StrictCharField(max_length=512)
+
+
+class EmailVerifyApi(PracticeApi):
+    """Open the mailed confirmation link (the SPA's /verify-email page posts its token)."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "password_reset"
+
+    @extend_schema(
+        request=EmailVerifyInputSerializer, responses={204: None}, operation_id="auth_verify_email"
+    )
+    def post(self, request: Request) -> Response:
+        serializer = EmailVerifyInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        email_verify(**serializer.validated_data)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 urlpatterns = [
     path("auth/signup/", SignupApi.as_view(), name="auth-signup"),
     path("auth/login/", LoginApi.as_view(), name="auth-login"),
@@ -275,6 +316,7 @@ urlpatterns = [
         PasswordResetConfirmApi.as_view(),
         name="auth-password-reset-confirm",
     ),
+    path("auth/verify-email/", EmailVerifyApi.as_view(), name="auth-verify-email"),
     path("me/", MeApi.as_view(), name="me"),
     path("me/password/", PasswordChangeApi.as_view(), name="me-password"),
     path("me/settings/", AccountSettingsApi.as_view(), name="me-settings"),

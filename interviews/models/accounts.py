@@ -24,6 +24,9 @@ class AccountProfile(models.Model):
     #: An IANA zone ("Europe/Paris"); blank: the browser's own.
     time_zone = models.CharField(max_length=64, blank=True, default="")
     language = models.CharField(max_length=8, choices=Language.choices, default=Language.EN)
+    #: The address whose mailed link was opened; the email is verified while it is still
+    #: the account's (changing the address un-verifies it without a write here).
+    verified_email = models.EmailField(max_length=254, blank=True, default="")
 
     def __str__(self) -> str:
         return f"profile of user {self.user_id}"

@@ -9,6 +9,7 @@ from django.db import transaction
 
 from interviews.models import AccountProfile
 
+from .email_verification import email_verification_send
 from .errors import InvalidInput, NotAllowed
 
 
@@ -33,8 +34,9 @@ def account_settings_update(
     time_zone: str | None = None,
     language: str | None = None,
 ) -> AccountProfile:
-    """Change what is given; a person changes only their own account (an admin uses the
-    Django admin). Returns the profile as stored."""
+    """Change what is given (a new email is unverified and gets a link mailed); a person
+    changes only their own account (an admin uses the Django admin). Returns the profile
+    as stored."""
     if not actor.is_authenticated or actor.pk != user.pk:
         raise NotAllowed("You may change only your own account.", code="not_own_account")
     profile = AccountProfile.objects.select_for_update().filter(user_id=user.pk).first()
@@ -49,6 +51,7 @@ def account_settings_update(
             ) from exc
         user.email = email
         user.save(update_fields=["email"])
+        email_verification_send(user)
     if time_zone is not None:
         profile.time_zone = _valid_zone(time_zone)
     if language is not None:

@@ -21,6 +21,7 @@ from knox.models import AuthToken
 
 from interviews.realtime.access import session_group, signed_out, token_group
 
+from .email_verification import email_verification_send, verification_mode
 from .errors import InvalidInput
 
 #: ASCII characters that read as another one; a new name may not differ from a taken one
@@ -72,6 +73,8 @@ def user_create(*, username: str, password: str, email: str = "") -> AbstractBas
             validate_email(email)
         except DjangoValidationError as exc:
             errors["email"] = list(exc.messages)
+    elif verification_mode() == "mandatory":
+        errors["email"] = ["An email address is needed to confirm the account."]
     try:
         validate_password(password, user=User(username=username, email=email))
     except DjangoValidationError as exc:
@@ -80,12 +83,14 @@ def user_create(*, username: str, password: str, email: str = "") -> AbstractBas
         raise InvalidInput("The account could not be created.", errors=errors)
     try:
         with transaction.atomic():
-            return User.objects.create_user(username=username, email=email, password=password)
+            user = User.objects.create_user(username=username, email=email, password=password)
     except IntegrityError as exc:  # a concurrent signup took the name
         raise InvalidInput(
             "The account could not be created.",
             errors={"username": ["A user with that username already exists."]},
         ) from exc
+    email_verification_send(user)
+    return user
 
 
 @transaction.atomic

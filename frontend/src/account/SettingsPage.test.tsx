@@ -23,10 +23,15 @@ describe("SettingsPage", () => {
     vi.spyOn(api, "session").mockImplementation(async () => ({
       me: { id: 1, username: "ada", role: "candidate", time_zone: zone, language: "en" },
     }));
-    vi.spyOn(api, "accountSettings").mockResolvedValue({ email: "ada@example.com", time_zone: "", language: "en" });
+    vi.spyOn(api, "accountSettings").mockResolvedValue({
+      email: "ada@example.com",
+      time_zone: "",
+      language: "en",
+      email_verified: true,
+    });
     const update = vi.spyOn(api, "accountSettingsUpdate").mockImplementation(async (changes) => {
       zone = changes.time_zone ?? "";
-      return { email: "ada@example.com", time_zone: zone, language: changes.language ?? "en" };
+      return { email: "ada@example.com", time_zone: zone, language: changes.language ?? "en", email_verified: true };
     });
     render(
       <SessionProvider>

@@ -30,7 +30,8 @@ function ProfileSection() {
     setError(null);
     setSaved(false);
     try {
-      setForm(await api.accountSettingsUpdate(form));
+      const { email, time_zone, language } = form;
+      setForm(await api.accountSettingsUpdate({ email, time_zone, language }));
       setSaved(true);
       await refresh();
     } catch (err) {
@@ -66,6 +67,11 @@ function ProfileSection() {
         />
       </label>
       {fields.email && <p className="field-error">{fields.email}</p>}
+      {form.email && !form.email_verified && (
+        <p className="muted small" data-testid="email-unverified">
+          Not confirmed yet{saved ? ": if this deployment confirms addresses, a link is on its way" : ""}.
+        </p>
+      )}
       <label>
         Time zone
         <select

@@ -257,10 +257,11 @@ export const api = {
   login: (username: string, password: string) =>
     post<TokenOut>("/api/v1/auth/login/", { username, password }),
   signup: (username: string, password: string, email = "") =>
-    post<TokenOut>("/api/v1/auth/signup/", { username, password, email }),
+    post<TokenOut | { detail: string }>("/api/v1/auth/signup/", { username, password, email }),
+  verifyEmail: (token: string) => post<void>("/api/v1/auth/verify-email/", { token }),
   logout: () => post<void>("/api/v1/auth/logout/"),
   accountSettings: () => get<AccountSettings>("/api/v1/me/settings/"),
-  accountSettingsUpdate: (changes: Partial<AccountSettings>) =>
+  accountSettingsUpdate: (changes: Partial<Omit<AccountSettings, "email_verified">>) =>
     request<AccountSettings>("PATCH", "/api/v1/me/settings/", changes),
   passwordChange: (currentPassword: string, newPassword: string) =>
     post<void>("/api/v1/me/password/", { current_password: currentPassword, new_password: newPassword }),

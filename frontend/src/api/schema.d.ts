@@ -119,6 +119,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/verify-email/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Open the mailed confirmation link (the SPA's /verify-email page posts its token). */
+        post: operations["auth_verify_email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/bank/export/": {
         parameters: {
             query?: never;
@@ -1199,6 +1216,7 @@ export interface components {
             /** @description IANA zone; "" means the browser's own. */
             time_zone: string;
             language: components["schemas"]["AccountLanguageEnum"];
+            email_verified: boolean;
         };
         AnswerFeedback: {
             question: number | null;
@@ -1535,6 +1553,13 @@ export interface components {
              */
             normalised: number | null;
             comment: string;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        EmailVerifyInputRequest: {
+            token: string;
         };
         /** @description `interviews.realtime.events.event_message`: these keys plus the event's payload. */
         EventOut: {
@@ -3121,6 +3146,36 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["TokenOut"];
                 };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailOut"];
+                };
+            };
+        };
+    };
+    auth_verify_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailVerifyInputRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -19,6 +19,7 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
   const [email, setEmail] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [pending, setPending] = useState<string | null>(null);
 
   if (session.state === "signed-in") return <Navigate to={next} replace />;
 
@@ -28,7 +29,14 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
     setError(null);
     try {
       if (mode === "login") await api.login(username, password);
-      else await api.signup(username, password, email);
+      else {
+        const created = await api.signup(username, password, email);
+        if (!("token" in created)) {
+          // This deployment confirms addresses first: sign in after opening the mail.
+          setPending(created.detail);
+          return;
+        }
+      }
       await refresh();
       navigate(next, { replace: true });
     } catch (err) {
@@ -108,6 +116,11 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
         <button type="submit" className="primary" disabled={busy}>
           {busy ? "Please wait…" : mode === "login" ? "Sign in" : "Sign up"}
         </button>
+        {pending && (
+          <p className="notice" role="status">
+            {pending}
+          </p>
+        )}
         {error !== null && (
           <p className="error" role="alert">
             {describeError(error)}

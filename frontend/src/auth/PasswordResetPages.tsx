@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 
 import { api, describeError, fieldErrors } from "../api/client";
@@ -126,6 +126,39 @@ export function ResetPasswordPage() {
           </>
         )}
       </form>
+    </main>
+  );
+}
+
+/** The page the confirmation mail links to: it confirms on opening (the link is the proof). */
+export function VerifyEmailPage() {
+  const [params] = useSearchParams();
+  const token = params.get("token") ?? "";
+  const [state, setState] = useState<"checking" | "done" | { error: unknown }>("checking");
+
+  useEffect(() => {
+    api.verifyEmail(token).then(
+      () => setState("done"),
+      (error: unknown) => setState({ error }),
+    );
+  }, [token]);
+
+  return (
+    <main className="auth-page">
+      <section className="card auth-card" aria-labelledby="verify-title">
+        <h1 id="verify-title">Confirm your email</h1>
+        {state === "checking" && <p className="muted">Checking the link…</p>}
+        {state === "done" && (
+          <p className="notice" role="status">
+            Your address is confirmed. <Link to="/">Continue</Link>
+          </p>
+        )}
+        {typeof state === "object" && (
+          <p className="error" role="alert">
+            {describeError(state.error)}
+          </p>
+        )}
+      </section>
     </main>
   );
 }

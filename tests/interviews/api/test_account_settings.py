@@ -23,7 +23,12 @@ def test_the_defaults_before_any_change_are_the_browsers_zone_and_english():
     user = UserFactory(email="ada@example.com")
     response = client_of(user).get(URL)
     assert response.status_code == 200
-    assert response.json() == {"email": "ada@example.com", "time_zone": "", "language": "en"}
+    assert response.json() == {
+        "email": "ada@example.com",
+        "time_zone": "",
+        "language": "en",
+        "email_verified": False,
+    }
 
 
 def test_settings_are_stored_and_the_session_carries_zone_and_language():
@@ -39,6 +44,7 @@ def test_settings_are_stored_and_the_session_carries_zone_and_language():
         "email": "new@example.com",
         "time_zone": "Asia/Shanghai",
         "language": "zh-Hans",
+        "email_verified": False,
     }
     me = client.get("/api/v1/me/").json()
     assert (me["email"], me["time_zone"], me["language"]) == (

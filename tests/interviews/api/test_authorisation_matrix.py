@@ -151,6 +151,13 @@ CASES = [
         body=lambda w, role: {"time_zone": "Europe/Paris", "language": "zh-Hant"},
     ),
     Case(
+        "verify email (a link nobody was sent)",
+        "post",
+        lambda w: f"{API}/auth/verify-email/",
+        (400,) * 6,
+        body=lambda w, role: {"token": "forged"},
+    ),
+    Case(
         "password reset request (same answer for everyone)",
         "post",
         lambda w: f"{API}/auth/password-reset/",
