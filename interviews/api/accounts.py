@@ -3,6 +3,7 @@ verification."""
 
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.urls import path
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -12,6 +13,7 @@ from rest_framework.response import Response
 from interviews.models import AccountProfile
 from interviews.roles import role_of
 from interviews.selectors.accounts import account_profile_of
+from interviews.services.account_data import account_delete, account_export
 from interviews.services.account_settings import account_settings_update
 from interviews.services.accounts import (
     auth_sign_out,
@@ -283,6 +285,44 @@ class PasswordResetConfirmApi(PracticeApi):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+class AccountExportApi(PracticeApi):
+    """Everything the caller owns, as a JSON file to keep (GDPR-style access)."""
+
+    @extend_schema(responses={200: dict}, operation_id="account_export")
+    def get(self, request: Request) -> Response:
+        data = account_export(actor=request.user, user=request.user)
+        response = Response(data)
+        stamp = timezone.now().strftime("%Y%m%d")
+        filename = f"mockloop-{request.user.get_username()}-{stamp}.json"
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+
+class AccountDeleteInputSerializer(StrictSerializer):
+    password = StrictCharField(max_length=128, trim_whitespace=False)
+
+
+class AccountDeleteApi(PracticeApi):
+    """Delete the caller's account and data (services/account_data.py says what goes and
+    what stays anonymised); the password is asked again. The caller is signed out."""
+
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "password"
+
+    @extend_schema(
+        request=AccountDeleteInputSerializer, responses={204: None}, operation_id="account_delete"
+    )
+    def post(self, request: Request) -> Response:
+        serializer = AccountDeleteInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        session = getattr(request._request, "session", None)
+        account_delete(actor=request.user, user=request.user, **serializer.validated_data)
+        if session is not None:
+            auth_sign_out(session_key=session.session_key)
+            logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class EmailVerifyInputSerializer(StrictSerializer):
     token = StrictCharField(max_length=512)
 
@@ -320,4 +360,6 @@ urlpatterns = [
     path("me/", MeApi.as_view(), name="me"),
     path("me/password/", PasswordChangeApi.as_view(), name="me-password"),
     path("me/settings/", AccountSettingsApi.as_view(), name="me-settings"),
+    path("me/export/", AccountExportApi.as_view(), name="me-export"),
+    path("me/delete/", AccountDeleteApi.as_view(), name="me-delete"),
 ]

@@ -7,10 +7,11 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 
+from interviews.access import access_own_account
 from interviews.models import AccountProfile
 
 from .email_verification import email_verification_send
-from .errors import InvalidInput, NotAllowed
+from .errors import InvalidInput
 
 
 def _valid_zone(time_zone: str) -> str:
@@ -37,8 +38,7 @@ def account_settings_update(
     """Change what is given (a new email is unverified and gets a link mailed); a person
     changes only their own account (an admin uses the Django admin). Returns the profile
     as stored."""
-    if not actor.is_authenticated or actor.pk != user.pk:
-        raise NotAllowed("You may change only your own account.", code="not_own_account")
+    access_own_account(actor, user, doing="change the settings of")
     profile = AccountProfile.objects.select_for_update().filter(user_id=user.pk).first()
     profile = profile or AccountProfile(user_id=user.pk)
     if email is not None and email != user.email:

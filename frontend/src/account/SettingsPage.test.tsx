@@ -50,4 +50,25 @@ describe("SettingsPage", () => {
     expect(update).toHaveBeenCalledWith({ email: "ada@example.com", time_zone: "Asia/Shanghai", language: "zh-Hant" });
     expect((await screen.findByTestId("zone")).textContent).toBe("Asia/Shanghai");
   });
+
+  it("deletes only with the password and the tick, then signs out", async () => {
+    vi.spyOn(api, "session").mockResolvedValue({ me: { id: 1, username: "ada", role: "candidate" } });
+    vi.spyOn(api, "accountSettings").mockResolvedValue({ email: "", time_zone: "", language: "en", email_verified: false });
+    const remove = vi.spyOn(api, "accountDelete").mockResolvedValue(undefined);
+    render(
+      <SessionProvider>
+        <MemoryRouter>
+          <SettingsPage />
+        </MemoryRouter>
+      </SessionProvider>,
+    );
+    const button = screen.getByRole("button", { name: "Delete my account" }) as HTMLButtonElement;
+    fireEvent.change(screen.getByLabelText("Your password, to confirm"), { target: { value: "pw-Correct-Horse-9" } });
+    expect(button.disabled).toBe(true);
+    fireEvent.click(screen.getByLabelText(/Yes, delete my account/));
+    expect(button.disabled).toBe(false);
+    fireEvent.click(button);
+    await vi.waitFor(() => expect(remove).toHaveBeenCalledWith("pw-Correct-Horse-9"));
+    expect(screen.getByRole("link", { name: "Download my data (JSON)" }).getAttribute("href")).toBe("/api/v1/me/export/");
+  });
 });

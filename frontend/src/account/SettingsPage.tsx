@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
+import { useNavigate } from "react-router";
 
 import { type AccountLanguage, type AccountSettings, api, describeError, fieldErrors } from "../api/client";
 import { useSession } from "../auth/session";
@@ -197,12 +198,77 @@ function PasswordSection() {
   );
 }
 
+/** Download everything as JSON; delete the account (the password again, and a tick). */
+function DataSection() {
+  const { refresh } = useSession();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState("");
+  const [sure, setSure] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await api.accountDelete(password);
+      await refresh();
+      navigate("/", { replace: true });
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  }
+
+  const fields = fieldErrors(error);
+  return (
+    <form className="card settings-card" onSubmit={submit} aria-labelledby="data-title" noValidate>
+      <h2 id="data-title">Your data</h2>
+      <p>
+        <a className="button secondary" href="/api/v1/me/export/" download>
+          Download my data (JSON)
+        </a>
+      </p>
+      <p className="muted small">
+        Deleting the account removes your loops, answers, code, recordings and bookings for good. Download your data
+        first if you want to keep it.
+      </p>
+      <label>
+        Your password, to confirm
+        <input
+          name="delete_password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          aria-invalid={Boolean(fields.password)}
+        />
+      </label>
+      {fields.password && <p className="field-error">{fields.password}</p>}
+      <label className="checkbox">
+        <input type="checkbox" checked={sure} onChange={(e) => setSure(e.target.checked)} /> Yes, delete my account and
+        all its data
+      </label>
+      <button type="submit" className="danger" disabled={busy || !password || !sure}>
+        {busy ? "Deleting…" : "Delete my account"}
+      </button>
+      {error !== null && !fields.password && (
+        <p className="error" role="alert">
+          {describeError(error)}
+        </p>
+      )}
+    </form>
+  );
+}
+
 export function SettingsPage() {
   return (
     <main id="main" className="page settings-page">
       <h1>Account settings</h1>
       <ProfileSection />
       <PasswordSection />
+      <DataSection />
     </main>
   );
 }

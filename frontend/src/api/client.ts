@@ -263,6 +263,7 @@ export const api = {
   accountSettings: () => get<AccountSettings>("/api/v1/me/settings/"),
   accountSettingsUpdate: (changes: Partial<Omit<AccountSettings, "email_verified">>) =>
     request<AccountSettings>("PATCH", "/api/v1/me/settings/", changes),
+  accountDelete: (password: string) => post<void>("/api/v1/me/delete/", { password }),
   passwordChange: (currentPassword: string, newPassword: string) =>
     post<void>("/api/v1/me/password/", { current_password: currentPassword, new_password: newPassword }),
   passwordResetRequest: (email: string) => post<{ detail: string }>("/api/v1/auth/password-reset/", { email }),

@@ -150,6 +150,14 @@ CASES = [
         (401,) + (200,) * 5,
         body=lambda w, role: {"time_zone": "Europe/Paris", "language": "zh-Hant"},
     ),
+    Case("export my data", "get", lambda w: f"{API}/me/export/", (401,) + (200,) * 5),
+    Case(
+        "delete my account (own account only)",
+        "post",
+        lambda w: f"{API}/me/delete/",
+        (401,) + (204,) * 5,
+        body=lambda w, role: {"password": "pw-Correct-Horse-9"},
+    ),
     Case(
         "verify email (a link nobody was sent)",
         "post",
