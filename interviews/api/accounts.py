@@ -188,6 +188,10 @@ class AccountSettingsOutSerializer(serializers.Serializer):
     time_zone = serializers.CharField(help_text='IANA zone; "" means the browser\'s own.')
     language = serializers.ChoiceField(choices=AccountProfile.Language.choices)
     email_verified = serializers.BooleanField()
+    email_verification = serializers.ChoiceField(
+        choices=["none", "optional", "mandatory"],
+        help_text="How this deployment confirms addresses (ACCOUNT_EMAIL_VERIFICATION).",
+    )
 
 
 class AccountSettingsInputSerializer(StrictSerializer):
@@ -203,6 +207,7 @@ def _settings_body(user, profile: AccountProfile) -> dict:
         "time_zone": profile.time_zone,
         "language": profile.language,
         "email_verified": bool(user.email) and profile.verified_email == user.email,
+        "email_verification": verification_mode(),
     }
 
 

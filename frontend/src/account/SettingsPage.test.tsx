@@ -28,10 +28,11 @@ describe("SettingsPage", () => {
       time_zone: "",
       language: "en",
       email_verified: true,
+      email_verification: "none",
     });
     const update = vi.spyOn(api, "accountSettingsUpdate").mockImplementation(async (changes) => {
       zone = changes.time_zone ?? "";
-      return { email: "ada@example.com", time_zone: zone, language: changes.language ?? "en", email_verified: true };
+      return { email: "ada@example.com", time_zone: zone, language: changes.language ?? "en", email_verified: true, email_verification: "none" };
     });
     render(
       <SessionProvider>
@@ -53,7 +54,7 @@ describe("SettingsPage", () => {
 
   it("deletes only with the password and the tick, then signs out", async () => {
     vi.spyOn(api, "session").mockResolvedValue({ me: { id: 1, username: "ada", role: "candidate" } });
-    vi.spyOn(api, "accountSettings").mockResolvedValue({ email: "", time_zone: "", language: "en", email_verified: false });
+    vi.spyOn(api, "accountSettings").mockResolvedValue({ email: "", time_zone: "", language: "en", email_verified: false, email_verification: "none" });
     const remove = vi.spyOn(api, "accountDelete").mockResolvedValue(undefined);
     render(
       <SessionProvider>

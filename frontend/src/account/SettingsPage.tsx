@@ -68,9 +68,9 @@ function ProfileSection() {
         />
       </label>
       {fields.email && <p className="field-error">{fields.email}</p>}
-      {form.email && !form.email_verified && (
-        <p className="muted small" data-testid="email-unverified">
-          Not confirmed yet{saved ? ": if this deployment confirms addresses, a link is on its way" : ""}.
+      {form.email && form.email_verification !== "none" && (
+        <p className="muted small" data-testid="email-status">
+          {form.email_verified ? "Confirmed." : "Not confirmed yet: open the link we mailed to this address."}
         </p>
       )}
       <label>

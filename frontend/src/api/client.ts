@@ -261,7 +261,7 @@ export const api = {
   verifyEmail: (token: string) => post<void>("/api/v1/auth/verify-email/", { token }),
   logout: () => post<void>("/api/v1/auth/logout/"),
   accountSettings: () => get<AccountSettings>("/api/v1/me/settings/"),
-  accountSettingsUpdate: (changes: Partial<Omit<AccountSettings, "email_verified">>) =>
+  accountSettingsUpdate: (changes: Partial<Pick<AccountSettings, "email" | "time_zone" | "language">>) =>
     request<AccountSettings>("PATCH", "/api/v1/me/settings/", changes),
   accountDelete: (password: string) => post<void>("/api/v1/me/delete/", { password }),
   passwordChange: (currentPassword: string, newPassword: string) =>

@@ -1261,6 +1261,14 @@ export interface components {
             time_zone: string;
             language: components["schemas"]["AccountLanguageEnum"];
             email_verified: boolean;
+            /**
+             * @description How this deployment confirms addresses (ACCOUNT_EMAIL_VERIFICATION).
+             *
+             *     * `none` - none
+             *     * `optional` - optional
+             *     * `mandatory` - mandatory
+             */
+            email_verification: components["schemas"]["EmailVerificationEnum"];
         };
         AnswerFeedback: {
             question: number | null;
@@ -1598,6 +1606,13 @@ export interface components {
             normalised: number | null;
             comment: string;
         };
+        /**
+         * @description * `none` - none
+         *     * `optional` - optional
+         *     * `mandatory` - mandatory
+         * @enum {string}
+         */
+        EmailVerificationEnum: "none" | "optional" | "mandatory";
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
          *     must not be silently dropped).

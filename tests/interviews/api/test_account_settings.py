@@ -28,6 +28,7 @@ def test_the_defaults_before_any_change_are_the_browsers_zone_and_english():
         "time_zone": "",
         "language": "en",
         "email_verified": False,
+        "email_verification": "none",
     }
 
 
@@ -45,6 +46,7 @@ def test_settings_are_stored_and_the_session_carries_zone_and_language():
         "time_zone": "Asia/Shanghai",
         "language": "zh-Hans",
         "email_verified": False,
+        "email_verification": "none",
     }
     me = client.get("/api/v1/me/").json()
     assert (me["email"], me["time_zone"], me["language"]) == (
