@@ -25,6 +25,7 @@ from interviews.services.accounts import (
     username_normalise,
 )
 from interviews.services.email_verification import (
+    email_verification_resend,
     email_verify,
     login_allowed_check,
     verification_mode,
@@ -350,6 +351,33 @@ class EmailVerifyApi(PracticeApi):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+#: The one answer to a resend request, whether or not an account has the address.
+EMAIL_CONFIRM_RESENT = (
+    "If an account with this address still needs confirming, a new link is on its way."
+)
+
+
+class EmailVerifyResendApi(PracticeApi):
+    """Ask for a new confirmation link (the first one was lost or expired): always the same
+    200, throttled per client address like reset requests."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "password_reset"
+
+    @extend_schema(
+        request=PasswordResetInputSerializer,
+        responses={200: DetailOutSerializer},
+        operation_id="auth_verify_email_resend",
+    )
+    def post(self, request: Request) -> Response:
+        serializer = PasswordResetInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        email_verification_resend(email=serializer.validated_data["email"])
+        return Response({"detail": EMAIL_CONFIRM_RESENT})
+
+
 urlpatterns = [
     path("auth/signup/", SignupApi.as_view(), name="auth-signup"),
     path("auth/login/", LoginApi.as_view(), name="auth-login"),
@@ -362,6 +390,11 @@ urlpatterns = [
         name="auth-password-reset-confirm",
     ),
     path("auth/verify-email/", EmailVerifyApi.as_view(), name="auth-verify-email"),
+    path(
+        "auth/verify-email/resend/",
+        EmailVerifyResendApi.as_view(),
+        name="auth-verify-email-resend",
+    ),
     path("me/", MeApi.as_view(), name="me"),
     path("me/password/", PasswordChangeApi.as_view(), name="me-password"),
     path("me/settings/", AccountSettingsApi.as_view(), name="me-settings"),

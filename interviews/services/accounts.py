@@ -21,7 +21,7 @@ from knox.models import AuthToken
 
 from interviews.realtime.access import session_group, signed_out, token_group
 
-from .email_verification import email_verification_send, verification_mode
+from .email_verification import email_mark_verified, email_verification_send, verification_mode
 from .errors import InvalidInput
 
 #: ASCII characters that read as another one; a new name may not differ from a taken one
@@ -216,10 +216,13 @@ def _reset_user(uid: str, token: str) -> AbstractBaseUser:
 @transaction.atomic
 def password_reset_confirm(*, uid: str, token: str, new_password: str) -> AbstractBaseUser:
     """Set the new password from a mailed link. Every login of the user ends (whoever
-    knew the old password is out): all tokens are revoked, sessions no longer match."""
+    knew the old password is out): all tokens are revoked, sessions no longer match. The
+    link reached the account's address, so that address counts as confirmed too (a person
+    who lost the confirmation mail under `mandatory` gets in this way)."""
     user = _reset_user(uid, token)
     _new_password_check(user, new_password)
     user.set_password(new_password)
     user.save(update_fields=["password"])
     _tokens_revoke(user=user)
+    email_mark_verified(user)
     return user

@@ -58,6 +58,23 @@ def email_verification_send(user: AbstractBaseUser) -> None:
     transaction.on_commit(send)
 
 
+def email_verification_resend(*, email: str) -> None:
+    """Mail a new link to each account with this address that has not confirmed it yet;
+    the caller answers the same either way (no telling who has an account)."""
+    users = get_user_model()._default_manager.filter(email__iexact=email.strip(), is_active=True)
+    for user in users:
+        if not email_is_verified(user):
+            email_verification_send(user)
+
+
+def email_mark_verified(user: AbstractBaseUser) -> None:
+    """The account's current address is confirmed: its owner opened a link mailed there."""
+    if user.email:
+        AccountProfile.objects.update_or_create(
+            user_id=user.pk, defaults={"verified_email": user.email}
+        )
+
+
 @transaction.atomic
 def email_verify(*, token: str) -> AbstractBaseUser:
     """Mark the address in the link verified, if the account still has it."""
@@ -72,9 +89,7 @@ def email_verify(*, token: str) -> AbstractBaseUser:
     user = get_user_model()._default_manager.filter(pk=data.get("user")).first()
     if user is None or not user.email or user.email != data.get("email"):
         raise invalid
-    profile, _ = AccountProfile.objects.select_for_update().get_or_create(user_id=user.pk)
-    profile.verified_email = user.email
-    profile.save(update_fields=["verified_email"])
+    email_mark_verified(user)
     return user
 
 

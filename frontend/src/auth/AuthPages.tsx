@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 
-import { api, describeError, fieldErrors } from "../api/client";
+import { ApiError, api, describeError, fieldErrors } from "../api/client";
 import { useSession } from "./session";
 
 function safeNext(next: string | null): string {
@@ -124,6 +124,12 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
         {error !== null && (
           <p className="error" role="alert">
             {describeError(error)}
+          </p>
+        )}
+        {error instanceof ApiError && error.code === "email_not_verified" && (
+          <p className="muted small">
+            Lost the mail? <Link to="/forgot-password">Reset your password</Link>: the link we mail for that confirms
+            the address too.
           </p>
         )}
         <p className="muted small">

@@ -166,6 +166,13 @@ CASES = [
         body=lambda w, role: {"token": "forged"},
     ),
     Case(
+        "resend the confirmation link (same answer for everyone)",
+        "post",
+        lambda w: f"{API}/auth/verify-email/resend/",
+        (200,) * 6,
+        body=lambda w, role: {"email": "owner@example.com"},
+    ),
+    Case(
         "password reset request (same answer for everyone)",
         "post",
         lambda w: f"{API}/auth/password-reset/",

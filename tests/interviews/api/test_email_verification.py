@@ -117,3 +117,38 @@ def test_a_forged_or_expired_link_is_refused_with_a_code(settings, kind, monkeyp
     refused = verify(token)
     assert refused.status_code == 400
     assert refused.json()["code"] == "verification_link_invalid"
+
+
+def test_a_lost_link_can_be_sent_again_with_the_same_answer_for_any_address(settings):
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    signup()
+    mail.outbox.clear()
+    resend = "/api/v1/auth/verify-email/resend/"
+    unknown = APIClient().post(resend, {"email": "nobody@example.com"}, format="json")
+    known = APIClient().post(resend, {"email": "ada@example.com"}, format="json")
+    assert unknown.status_code == known.status_code == 200
+    assert unknown.json() == known.json()
+    assert [message.to for message in mail.outbox] == [["ada@example.com"]]
+    assert verify(mailed_token()).status_code == 204
+    mail.outbox.clear()
+    APIClient().post(resend, {"email": "ada@example.com"}, format="json")
+    assert mail.outbox == []  # confirmed already: nothing more to send
+
+
+def test_a_password_reset_confirms_the_address_it_was_mailed_to(settings):
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    signup()
+    APIClient().post("/api/v1/auth/password-reset/", {"email": "ada@example.com"}, format="json")
+    link = re.search(r"/reset-password\?uid=([^&\s]+)&token=(\S+)", mail.outbox[-1].body)
+    done = APIClient().post(
+        "/api/v1/auth/password-reset/confirm/",
+        {"uid": link.group(1), "token": link.group(2), "new_password": "another-Battery-Staple-7"},
+        format="json",
+    )
+    assert done.status_code == 204
+    signed_in = APIClient().post(
+        "/api/v1/auth/login/",
+        {"username": "ada", "password": "another-Battery-Staple-7"},
+        format="json",
+    )
+    assert signed_in.status_code == 200
