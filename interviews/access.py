@@ -291,3 +291,10 @@ def access_recording_audio(user: AnyUser | None, stage: Stage) -> Stage:
     """A recording plays for whoever may see its stage: the loop's candidate, the stage's
     coach and admins; never another candidate (404, as if it did not exist)."""
     return access_stage(user, stage)
+
+
+def access_own_account(user: AnyUser | None, account: AnyUser, *, doing: str) -> None:
+    """Settings, password, export and deletion: a person's own account only (an admin acts
+    on others in the Django admin). `doing` completes "You may … only your own account"."""
+    if user is None or not user.is_authenticated or user.pk != account.pk:
+        raise NotAllowed(f"You may {doing} only your own account.", code="not_own_account")

@@ -187,6 +187,10 @@ REST_FRAMEWORK = {
         "login": env("THROTTLE_LOGIN", "20/min"),
         # new accounts per client address: each is a fresh identity for every per-user cap
         "signup": env("THROTTLE_SIGNUP", "20/hour"),
+        # each reset request sends a mail: per client address, so nobody floods an inbox
+        "password_reset": env("THROTTLE_PASSWORD_RESET", "10/hour"),
+        # wrong current passwords are guesses, like logins
+        "password": env("THROTTLE_PASSWORD", "20/hour"),
         "follow_ups": env("THROTTLE_FOLLOW_UPS", "60/min"),
         "chat": env("THROTTLE_CHAT", "120/min"),
         # one MediaRecorder chunk every few seconds, and its retries
@@ -216,6 +220,8 @@ SPECTACULAR_SETTINGS = {
         "StageKindEnum": "interviews.models.bank.StageKind",
         "StageStatusEnum": "interviews.models.practice.Stage.Status",
         "SubmissionStatusEnum": "interviews.models.practice.Submission.Status",
+        "AccountLanguageEnum": "interviews.models.accounts.AccountProfile.Language",
+        "LanguageEnum": "interviews.models.bank.Language",
     },
 }
 
@@ -275,6 +281,14 @@ EMAIL_HOST_USER = env("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "Mockloop <noreply@mockloop.local>")
+#: Email verification: "none" (default), "optional" (a link is mailed on signup and on an
+#: email change), "mandatory" (and no sign-in until it is opened).
+ACCOUNT_EMAIL_VERIFICATION = env("ACCOUNT_EMAIL_VERIFICATION", "none")
+if ACCOUNT_EMAIL_VERIFICATION not in ("none", "optional", "mandatory"):
+    raise ImproperlyConfigured("ACCOUNT_EMAIL_VERIFICATION is none, optional or mandatory")
+ACCOUNT_EMAIL_VERIFICATION_MAX_AGE = env_int("ACCOUNT_EMAIL_VERIFICATION_MAX_AGE", 3 * 24 * 3600)
+#: Seconds a mailed password-reset link works (Django's token generator checks it).
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 24 * 60 * 60)
 MOCKLOOP_PUBLIC_URL = env("MOCKLOOP_PUBLIC_URL", "http://localhost:8000").rstrip("/")
 #: A booked stage whose coach has not started it this long after the booked time may be
 #: continued solo by its candidate (the scripted interviewer takes over).

@@ -2,7 +2,9 @@ import { lazy, type ReactNode, Suspense, useState } from "react";
 import { createBrowserRouter, Link, Navigate, Outlet, Route, RouterProvider, Routes, useLocation } from "react-router";
 
 import type { Role } from "./api/client";
+import { SettingsPage } from "./account/SettingsPage";
 import { LoginPage, SignupPage } from "./auth/AuthPages";
+import { ForgotPasswordPage, ResetPasswordPage, VerifyEmailPage } from "./auth/PasswordResetPages";
 import { SessionProvider, useSession } from "./auth/session";
 import { CoachHome } from "./coach/CoachHome";
 import { CoachRoomPage } from "./coach/CoachRoom";
@@ -95,7 +97,11 @@ export function AppRoutes() {
       <Route path="/" element={<Home />} />
       <Route path="/login" element={<LoginPage />} />
       <Route path="/signup" element={<SignupPage />} />
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/reset-password" element={<ResetPasswordPage />} />
+      <Route path="/verify-email" element={<VerifyEmailPage />} />
       <Route element={<RequireAuth />}>
+        <Route path="/settings" element={<SettingsPage />} />
         <Route path="/loops/:loopId" element={<LoopPage />} />
         <Route path="/stages/:stageId" element={<StageRoute />} />
         <Route path="/stages/:stageId/scorecard" element={<ScorecardView />} />

@@ -502,6 +502,8 @@ class UserOutSerializer(serializers.Serializer):
     username = serializers.CharField()
     email = serializers.CharField()
     role = serializers.CharField()
+    time_zone = serializers.CharField(help_text='IANA zone; "" means the browser\'s own.')
+    language = serializers.CharField()
 
 
 class TokenOutSerializer(serializers.Serializer):

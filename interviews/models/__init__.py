@@ -1,5 +1,6 @@
 """Domain models, split by concept: the bank (what is asked) and practice (what happened)."""
 
+from .accounts import AccountProfile
 from .audit import AuditEntry
 from .bank import (
     Dimension,
@@ -34,6 +35,7 @@ from .scheduling import Booking, CoachSlot
 from .scoring import ReviewMatchOverride
 
 __all__ = [
+    "AccountProfile",
     "Answer",
     "AuditEntry",
     "Booking",

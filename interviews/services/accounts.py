@@ -1,20 +1,27 @@
-"""Accounts: signing up candidates and issuing API tokens."""
+"""Accounts: signing up candidates, issuing API tokens, changing and resetting passwords."""
 
 import re
 import unicodedata
+from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import default_token_generator
 from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.encoding import force_bytes, force_str
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from knox.models import AuthToken
 
 from interviews.realtime.access import session_group, signed_out, token_group
 
+from .email_verification import email_mark_verified, email_verification_send, verification_mode
 from .errors import InvalidInput
 
 #: ASCII characters that read as another one; a new name may not differ from a taken one
@@ -66,6 +73,8 @@ def user_create(*, username: str, password: str, email: str = "") -> AbstractBas
             validate_email(email)
         except DjangoValidationError as exc:
             errors["email"] = list(exc.messages)
+    elif verification_mode() == "mandatory":
+        errors["email"] = ["An email address is needed to confirm the account."]
     try:
         validate_password(password, user=User(username=username, email=email))
     except DjangoValidationError as exc:
@@ -74,12 +83,14 @@ def user_create(*, username: str, password: str, email: str = "") -> AbstractBas
         raise InvalidInput("The account could not be created.", errors=errors)
     try:
         with transaction.atomic():
-            return User.objects.create_user(username=username, email=email, password=password)
+            user = User.objects.create_user(username=username, email=email, password=password)
     except IntegrityError as exc:  # a concurrent signup took the name
         raise InvalidInput(
             "The account could not be created.",
             errors={"username": ["A user with that username already exists."]},
         ) from exc
+    email_verification_send(user)
+    return user
 
 
 @transaction.atomic
@@ -103,3 +114,115 @@ def auth_sign_out(*, token: AuthToken | None = None, session_key: str | None = N
     if session_key:
         groups.append(session_group(session_key))
     signed_out(groups)
+
+
+def _tokens_revoke(*, user: AbstractBaseUser, keep_digest: str | None = None) -> None:
+    """Delete the user's API tokens (all but `keep_digest`) and, after commit, close the room
+    sockets opened with them (4401). Sessions need no sweep: Django stores a hash of the
+    password in each one, so a new password ends the others on their next request."""
+    tokens = AuthToken.objects.filter(user=user)
+    if keep_digest is not None:
+        tokens = tokens.exclude(digest=keep_digest)
+    digests = list(tokens.values_list("digest", flat=True))
+    tokens.delete()
+    signed_out(token_group(digest) for digest in digests)
+
+
+def _new_password_check(user: AbstractBaseUser, new_password: str) -> None:
+    try:
+        validate_password(new_password, user=user)
+    except DjangoValidationError as exc:
+        raise InvalidInput(
+            "The new password is not accepted.",
+            errors={"new_password": list(exc.messages)},
+            code="password_rejected",
+        ) from exc
+
+
+@transaction.atomic
+def password_change(
+    *,
+    user: AbstractBaseUser,
+    current_password: str,
+    new_password: str,
+    keep_token: AuthToken | None = None,
+) -> None:
+    """A signed-in user sets a new password, proving they know the current one (a borrowed,
+    unlocked browser must not be enough). Every other login ends: their tokens are revoked
+    and their sessions no longer match the password; `keep_token` (the caller's own) stays.
+    """
+    if not user.is_authenticated or not user.check_password(current_password):
+        raise InvalidInput(
+            "The current password is wrong.",
+            errors={"current_password": ["The current password is wrong."]},
+            code="wrong_password",
+        )
+    _new_password_check(user, new_password)
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    _tokens_revoke(user=user, keep_digest=keep_token.digest if keep_token else None)
+
+
+def password_reset_link(user: AbstractBaseUser) -> str:
+    """The SPA's reset page for `user`, with Django's signed one-use token: it hashes the
+    password and last login, so it stops working once used, and after
+    PASSWORD_RESET_TIMEOUT."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    query = urlencode({"uid": uid, "token": token})
+    return f"{settings.MOCKLOOP_PUBLIC_URL}/reset-password?{query}"
+
+
+def password_reset_request(*, email: str) -> None:
+    """Mail a reset link to each active account with this address (none: nothing happens,
+    and the caller says the same either way, so the form does not tell who has an
+    account). Accounts without a usable password (made by an admin for SSO) get none."""
+    User = get_user_model()
+    users = User._default_manager.filter(email__iexact=email.strip(), is_active=True)
+    for user in users:
+        if not user.has_usable_password() or not user.email:
+            continue
+        link = password_reset_link(user)
+        send_mail(
+            subject="Reset your Mockloop password",
+            message=(
+                f"Hello {user.get_username()},\n\n"
+                f"Someone (we hope you) asked to reset the password of your Mockloop account.\n"
+                f"Choose a new one here:\n\n{link}\n\n"
+                f"The link works once and expires in "
+                f"{settings.PASSWORD_RESET_TIMEOUT // 3600} hours. If you did not ask, ignore "
+                f"this mail: your password stays as it is.\n"
+            ),
+            from_email=None,
+            recipient_list=[user.email],
+        )
+
+
+def _reset_user(uid: str, token: str) -> AbstractBaseUser:
+    User = get_user_model()
+    try:
+        pk = force_str(urlsafe_base64_decode(uid))
+        user = User._default_manager.get(pk=pk, is_active=True)
+    except (TypeError, ValueError, OverflowError, User.DoesNotExist, DjangoValidationError):
+        user = None
+    if user is None or not default_token_generator.check_token(user, token):
+        raise InvalidInput(
+            "This reset link is invalid, used already or expired; ask for a new one.",
+            code="reset_link_invalid",
+        )
+    return user
+
+
+@transaction.atomic
+def password_reset_confirm(*, uid: str, token: str, new_password: str) -> AbstractBaseUser:
+    """Set the new password from a mailed link. Every login of the user ends (whoever
+    knew the old password is out): all tokens are revoked, sessions no longer match. The
+    link reached the account's address, so that address counts as confirmed too (a person
+    who lost the confirmation mail under `mandatory` gets in this way)."""
+    user = _reset_user(uid, token)
+    _new_password_check(user, new_password)
+    user.set_password(new_password)
+    user.save(update_fields=["password"])
+    _tokens_revoke(user=user)
+    email_mark_verified(user)
+    return user

@@ -300,9 +300,10 @@ def recording_delete(*, recording: Recording, actor: AbstractBaseUser) -> None:
     if recording.status in ACTIVE:
         recording_stopped_emit(recording, reason="deleted", actor=actor)
     recording.delete()
-    transaction.on_commit(lambda: _remove_files(paths))
+    transaction.on_commit(lambda: recording_files_remove(paths))
 
 
-def _remove_files(paths: list[str]) -> None:
+def recording_files_remove(paths: list[str]) -> None:
+    """Delete chunk files from storage (after the rows are gone, on commit)."""
     for path in paths:
         default_storage.delete(path)

@@ -12,7 +12,12 @@ export interface Me {
   username: string;
   email?: string;
   role: Role;
+  /** IANA zone chosen in the settings; "" (or absent) means the browser's own. */
+  time_zone?: string;
+  language?: string;
 }
+export type AccountSettings = S["AccountSettingsOut"];
+export type AccountLanguage = S["AccountLanguageEnum"];
 export type TokenOut = S["TokenOut"];
 export type LoopTemplate = S["LoopTemplateOut"];
 export type Loop = S["LoopOut"];
@@ -252,8 +257,18 @@ export const api = {
   login: (username: string, password: string) =>
     post<TokenOut>("/api/v1/auth/login/", { username, password }),
   signup: (username: string, password: string, email = "") =>
-    post<TokenOut>("/api/v1/auth/signup/", { username, password, email }),
+    post<TokenOut | { detail: string }>("/api/v1/auth/signup/", { username, password, email }),
+  verifyEmail: (token: string) => post<void>("/api/v1/auth/verify-email/", { token }),
   logout: () => post<void>("/api/v1/auth/logout/"),
+  accountSettings: () => get<AccountSettings>("/api/v1/me/settings/"),
+  accountSettingsUpdate: (changes: Partial<Pick<AccountSettings, "email" | "time_zone" | "language">>) =>
+    request<AccountSettings>("PATCH", "/api/v1/me/settings/", changes),
+  accountDelete: (password: string) => post<void>("/api/v1/me/delete/", { password }),
+  passwordChange: (currentPassword: string, newPassword: string) =>
+    post<void>("/api/v1/me/password/", { current_password: currentPassword, new_password: newPassword }),
+  passwordResetRequest: (email: string) => post<{ detail: string }>("/api/v1/auth/password-reset/", { email }),
+  passwordResetConfirm: (uid: string, token: string, newPassword: string) =>
+    post<void>("/api/v1/auth/password-reset/confirm/", { uid, token, new_password: newPassword }),
 
   iceServers: () => get<IceServers>("/api/v1/rtc/ice-servers/"),
   stageKinds: () => get<StageKindSpec[]>("/api/v1/stage-kinds/"),

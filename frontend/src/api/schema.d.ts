@@ -41,6 +41,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/password-reset/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Ask for a reset link by email. Always the same 200 (no telling who has an account);
+         *     throttled per client address, as each request sends a mail.
+         */
+        post: operations["auth_password_reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/password-reset/confirm/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Set a new password from the mailed link; every login of the account ends, and the
+         *     person signs in with the new password.
+         */
+        post: operations["auth_password_reset_confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/session/": {
         parameters: {
             query?: never;
@@ -73,6 +113,43 @@ export interface paths {
         put?: never;
         /** @description Create a candidate account; the caller is signed in (session) and gets a token. */
         post: operations["auth_signup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/verify-email/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Open the mailed confirmation link (the SPA's /verify-email page posts its token). */
+        post: operations["auth_verify_email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/verify-email/resend/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Ask for a new confirmation link (the first one was lost or expired): always the same
+         *     200, throttled per client address like reset requests.
+         */
+        post: operations["auth_verify_email_resend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -297,6 +374,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/delete/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Delete the caller's account and data (services/account_data.py says what goes and
+         *     what stays anonymised); the password is asked again. The caller is signed out.
+         */
+        post: operations["account_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/export/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Everything the caller owns, as a JSON file to keep (GDPR-style access). */
+        get: operations["account_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/password/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The signed-in user's own password (there is no user in the path: nobody changes
+         *     another's). This login stays signed in; every other one ends.
+         */
+        post: operations["account_password_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/progress/": {
         parameters: {
             query?: never;
@@ -312,6 +446,24 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/settings/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The caller's own settings; nobody reads or changes another's here. */
+        get: operations["account_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** @description The caller's own settings; nobody reads or changes another's here. */
+        patch: operations["account_settings_update"];
         trace?: never;
     };
     "/api/v1/ops/queue/": {
@@ -1109,6 +1261,35 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        AccountDeleteInputRequest: {
+            password: string;
+        };
+        /**
+         * @description * `en` - English
+         *     * `zh-Hans` - 简体中文
+         *     * `zh-Hant` - 繁體中文
+         * @enum {string}
+         */
+        AccountLanguageEnum: "en" | "zh-Hans" | "zh-Hant";
+        AccountSettingsOut: {
+            email: string;
+            /** @description IANA zone; "" means the browser's own. */
+            time_zone: string;
+            language: components["schemas"]["AccountLanguageEnum"];
+            email_verified: boolean;
+            /**
+             * @description How this deployment confirms addresses (ACCOUNT_EMAIL_VERIFICATION).
+             *
+             *     * `none` - none
+             *     * `optional` - optional
+             *     * `mandatory` - mandatory
+             */
+            email_verification: components["schemas"]["EmailVerificationEnum"];
+        };
         AnswerFeedback: {
             question: number | null;
             question_title: string;
@@ -1414,6 +1595,9 @@ export interface components {
             stage: number;
             answers: components["schemas"]["AnswerFeedback"][];
         };
+        DetailOut: {
+            detail: string;
+        };
         /**
          * @description * `easy` - Easy
          *     * `medium` - Medium
@@ -1441,6 +1625,20 @@ export interface components {
              */
             normalised: number | null;
             comment: string;
+        };
+        /**
+         * @description * `none` - none
+         *     * `optional` - optional
+         *     * `mandatory` - mandatory
+         * @enum {string}
+         */
+        EmailVerificationEnum: "none" | "optional" | "mandatory";
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        EmailVerifyInputRequest: {
+            token: string;
         };
         /** @description `interviews.realtime.events.event_message`: these keys plus the event's payload. */
         EventOut: {
@@ -1719,6 +1917,40 @@ export interface components {
             /** @description The fastest accepted submit's slowest test (null: not accepted). */
             slowest_test_ms: number | null;
             language: string;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        PasswordChangeInputRequest: {
+            current_password: string;
+            new_password: string;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        PasswordResetConfirmInputRequest: {
+            uid: string;
+            token: string;
+            new_password: string;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        PasswordResetInputRequest: {
+            /** Format: email */
+            email: string;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        PatchedAccountSettingsInputRequest: {
+            email?: string;
+            time_zone?: string;
+            language?: string;
         };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
@@ -2842,6 +3074,9 @@ export interface components {
             username: string;
             email: string;
             role: string;
+            /** @description IANA zone; "" means the browser's own. */
+            time_zone: string;
+            language: string;
         };
         VerificationQueued: {
             /** @description `{state: queued, done: 0, total: 0}`: the worker moves it on to `running` (with `done`/`total`) and then `passed | failed | unavailable`. */
@@ -2906,6 +3141,51 @@ export interface operations {
             };
         };
     };
+    auth_password_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailOut"];
+                };
+            };
+        };
+    };
+    auth_password_reset_confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetConfirmInputRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     auth_session: {
         parameters: {
             query?: never;
@@ -2944,6 +3224,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TokenOut"];
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailOut"];
+                };
+            };
+        };
+    };
+    auth_verify_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailVerifyInputRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    auth_verify_email_resend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordResetInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailOut"];
                 };
             };
         };
@@ -3258,6 +3591,71 @@ export interface operations {
             };
         };
     };
+    account_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountDeleteInputRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    account_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    account_password_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasswordChangeInputRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     v1_me_progress_retrieve: {
         parameters: {
             query?: never;
@@ -3273,6 +3671,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Progress"];
+                };
+            };
+        };
+    };
+    account_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSettingsOut"];
+                };
+            };
+        };
+    };
+    account_settings_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedAccountSettingsInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSettingsOut"];
                 };
             };
         };

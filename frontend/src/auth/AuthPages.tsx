@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 
-import { api, describeError, fieldErrors } from "../api/client";
+import { ApiError, api, describeError, fieldErrors } from "../api/client";
 import { useSession } from "./session";
 
 function safeNext(next: string | null): string {
@@ -19,6 +19,7 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
   const [email, setEmail] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [pending, setPending] = useState<string | null>(null);
 
   if (session.state === "signed-in") return <Navigate to={next} replace />;
 
@@ -28,7 +29,14 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
     setError(null);
     try {
       if (mode === "login") await api.login(username, password);
-      else await api.signup(username, password, email);
+      else {
+        const created = await api.signup(username, password, email);
+        if (!("token" in created)) {
+          // This deployment confirms addresses first: sign in after opening the mail.
+          setPending(created.detail);
+          return;
+        }
+      }
       await refresh();
       navigate(next, { replace: true });
     } catch (err) {
@@ -100,12 +108,28 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
           />
         </label>
         {fields.password && <p className="field-error">{fields.password}</p>}
+        {mode === "login" && (
+          <p className="muted small">
+            <Link to="/forgot-password">Forgot your password?</Link>
+          </p>
+        )}
         <button type="submit" className="primary" disabled={busy}>
           {busy ? "Please wait…" : mode === "login" ? "Sign in" : "Sign up"}
         </button>
+        {pending && (
+          <p className="notice" role="status">
+            {pending}
+          </p>
+        )}
         {error !== null && (
           <p className="error" role="alert">
             {describeError(error)}
+          </p>
+        )}
+        {error instanceof ApiError && error.code === "email_not_verified" && (
+          <p className="muted small">
+            Lost the mail? <Link to="/forgot-password">Reset your password</Link>: the link we mail for that confirms
+            the address too.
           </p>
         )}
         <p className="muted small">

@@ -77,3 +77,11 @@ export function useMe(): Me {
   if (session.state !== "signed-in") throw new Error("useMe needs a signed-in session");
   return session.me;
 }
+
+/** The zone to show times in: the account's, when set in the settings, else the browser's.
+ * Outside a signed-in session (tests, signed-out pages) the browser's. */
+export function useTimeZone(fallback: () => string): string {
+  const value = useContext(SessionContext);
+  const zone = value?.session.state === "signed-in" ? value.session.me.time_zone : undefined;
+  return zone || fallback();
+}

@@ -59,9 +59,9 @@ export function TopBar() {
       <div className="topbar-right">
         {me ? (
           <>
-            <span className="who">
+            <Link to="/settings" className="who" title="Account settings">
               {me.username} <span className={`role role-${me.role}`}>{me.role}</span>
-            </span>
+            </Link>
             <button
               type="button"
               className="secondary small"

@@ -4,6 +4,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 
 import { describeError } from "../api/client";
 import { useAsync } from "../lib/useAsync";
+import { useTimeZone } from "../auth/session";
 import { schedulingApi, type Slot } from "./api";
 import { browserZone, formatSessionTime, zoneChoices } from "./time";
 
@@ -65,7 +66,7 @@ function SlotRow({ slot, reschedule, onChanged }: { slot: Slot; reschedule: stri
   const [form, setForm] = useState({ starts_local: slot.starts_local, time_zone: slot.time_zone, minutes: slot.minutes });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const zone = browserZone();
+  const zone = useTimeZone(browserZone);
 
   async function act(action: () => Promise<unknown>, after?: () => void) {
     setBusy(true);
@@ -143,7 +144,8 @@ export function AvailabilityPage() {
   const [params] = useSearchParams();
   const reschedule = params.get("reschedule");
   const slots = useAsync(() => schedulingApi.mySlots(), []);
-  const [form, setForm] = useState({ starts_local: "", time_zone: browserZone(), minutes: 60 });
+  const accountZone = useTimeZone(browserZone);
+  const [form, setForm] = useState({ starts_local: "", time_zone: accountZone, minutes: 60 });
   const [weeks, setWeeks] = useState(1);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);

@@ -5,6 +5,7 @@ import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { api, describeError } from "../api/client";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
+import { useTimeZone } from "../auth/session";
 import { schedulingApi, type Slot } from "./api";
 import { browserZone, formatSessionTime } from "./time";
 
@@ -25,7 +26,7 @@ export function BookingPage() {
   const slots = useAsync(() => schedulingApi.openSlots(), []);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
-  const zone = browserZone();
+  const zone = useTimeZone(browserZone);
 
   if (stage.error !== undefined) return <Problem error={stage.error} />;
   if (!stage.data) return <main id="main" className="page"><p className="muted">Loading…</p></main>;

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 
 import { api, describeError, type StageSummary } from "../api/client";
+import { useTimeZone } from "../auth/session";
 import type { Booking } from "./api";
 import { browserZone, formatSessionTime } from "./time";
 import { useNow } from "./useNow";
@@ -22,6 +23,7 @@ export function StageBooking({
 }) {
   const navigate = useNavigate();
   const now = useNow();
+  const zone = useTimeZone(browserZone);
   const [busy, setBusy] = useState(false);
   if (stage.status !== "pending" || !canBook) return null;
 
@@ -49,7 +51,7 @@ export function StageBooking({
   return (
     <p className="stage-booking small" data-testid={`booked-${stage.id}`}>
       <span>
-        Booked <strong>{formatSessionTime(booking.starts_at, browserZone())}</strong> with {booking.coach}
+        Booked <strong>{formatSessionTime(booking.starts_at, zone)}</strong> with {booking.coach}
       </span>
       <Link className="button secondary small" to={`/stages/${stage.id}/book?booking=${booking.id}`}>
         Reschedule
