@@ -21,7 +21,10 @@ export function settleDuration(audio: HTMLAudioElement, onKnown: (seconds: numbe
   audio.currentTime = 1e101;
 }
 
-export function RecordingAudio({ recording, label, canDelete = false, onDeleted }: { recording: Recording; label: string; canDelete?: boolean; onDeleted?: () => void }) {
+/** The recording's audio as an object URL (revoked when the recording changes or the
+ * component goes), and what went wrong fetching it, in `describe`'s words. `describe`
+ * must be stable (a module-level function). */
+export function useRecordingAudioUrl(recording: Recording, describe: (error: unknown) => string) {
   const [url, setUrl] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
@@ -33,13 +36,18 @@ export function RecordingAudio({ recording, label, canDelete = false, onDeleted 
         objectUrl = URL.createObjectURL(blob);
         setUrl(objectUrl);
       },
-      (error) => !stale && setProblem(describeError(error)),
+      (error) => !stale && setProblem(describe(error)),
     );
     return () => {
       stale = true;
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [recording]);
+  }, [recording, describe]);
+  return { url, problem, setProblem };
+}
+
+export function RecordingAudio({ recording, label, canDelete = false, onDeleted }: { recording: Recording; label: string; canDelete?: boolean; onDeleted?: () => void }) {
+  const { url, problem, setProblem } = useRecordingAudioUrl(recording, describeError);
 
   const remove = () => {
     if (!window.confirm("Delete this recording? Its audio is removed for good.")) return;

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 
 import { formatOffset, type Timeline } from "../replay/engine";
 import { type Recording, recordingApi } from "./api";
-import { settleDuration } from "./RecordingAudio";
+import { settleDuration, useRecordingAudioUrl } from "./RecordingAudio";
 import { replayTimeAt, wallAt } from "./sync";
 
 export interface ReplayClock {
@@ -54,34 +54,18 @@ export function ReplayAudio({ stageId, timeline, clock }: { stageId: number; tim
   );
 }
 
+const audioNotLoaded = () => "The audio could not be loaded.";
+
 function RecordingTrack({ recording, timeline, clock }: { recording: Recording; timeline: Timeline; clock: ReplayClock }) {
   const ref = useRef<HTMLAudioElement>(null);
-  const [url, setUrl] = useState<string | null>(null);
+  const { url, problem } = useRecordingAudioUrl(recording, audioNotLoaded);
   const [duration, setDuration] = useState(NaN);
-  const [problem, setProblem] = useState<string | null>(null);
   const startWall = useMemo(() => Date.parse(recording.started_at ?? ""), [recording.started_at]);
   /** The replay time this track last set: a different one is a seek from elsewhere. */
   const lastSet = useRef<number | null>(null);
   const driving = useRef(false);
   const clockRef = useRef(clock);
   clockRef.current = clock;
-
-  useEffect(() => {
-    let objectUrl: string | null = null;
-    let stale = false;
-    recordingApi.audio(recording).then(
-      (blob) => {
-        if (stale) return;
-        objectUrl = URL.createObjectURL(blob);
-        setUrl(objectUrl);
-      },
-      () => !stale && setProblem("The audio could not be loaded."),
-    );
-    return () => {
-      stale = true;
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
-    };
-  }, [recording]);
 
   const onLoadedMetadata = () => {
     const audio = ref.current;
