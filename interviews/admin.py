@@ -50,19 +50,23 @@ class PlantedFlawInline(BankVersionReadOnly, admin.TabularInline):
     extra = 0
 
 
+#: What verification and the import record on a question: shown, never edited here.
+VERIFICATION_FIELDS = (
+    "verified_at",
+    "verification",
+    "reference_time_ms",
+    "fingerprint",
+    "created_at",
+    "created_by",
+)
+
+
 @admin.register(m.Question)
 class QuestionAdmin(BankVersionReadOnly, admin.ModelAdmin):
     list_display = ("slug", "version", "kind", "title", "difficulty", "status", "is_verified")
     list_filter = ("kind", "status", "difficulty")
     search_fields = ("slug", "title", "prompt")
-    readonly_fields = (
-        "verified_at",
-        "verification",
-        "reference_time_ms",
-        "fingerprint",
-        "created_at",
-        "created_by",
-    )
+    readonly_fields = VERIFICATION_FIELDS
     inlines = [PartInline, FollowUpInline, PlantedFlawInline]
     actions = ["verify_references", "publish"]
     fieldsets = (
@@ -84,19 +88,7 @@ class QuestionAdmin(BankVersionReadOnly, admin.ModelAdmin):
             },
         ),
         ("Review document", {"classes": ("collapse",), "fields": ("document",)}),
-        (
-            "Verification",
-            {
-                "fields": (
-                    "verified_at",
-                    "verification",
-                    "reference_time_ms",
-                    "fingerprint",
-                    "created_at",
-                    "created_by",
-                )
-            },
-        ),
+        ("Verification", {"fields": VERIFICATION_FIELDS}),
     )
 
     def change_view(self, request, object_id, form_url="", extra_context=None):

@@ -1153,16 +1153,19 @@ def roi(text: str, found: list[Quantity] | None = None) -> Roi:
         + (f", net {usd(benefit - cost)}" if cost else "")
     )
     arithmetic.append(comparison)
+    result = {
+        "cost_usd": cost,
+        "benefit_usd": benefit,
+        "ratio": ratio,
+        "horizon_years": years if recurring else horizon,
+        "horizon_assumed": horizon_assumed,
+        "figures": figures,
+        "arithmetic": arithmetic,
+    }
     if unsure:
         return {
             "status": "unsure",
-            "cost_usd": cost,
-            "benefit_usd": benefit,
-            "ratio": ratio,
-            "horizon_years": years if recurring else horizon,
-            "horizon_assumed": horizon_assumed,
-            "figures": figures,
-            "arithmetic": arithmetic,
+            **result,
             "verdict": "Unsure, so not added up: " + "; ".join(unsure) + ". Say which "
             "figures are yearly, which are totals and which are rates, and state the "
             "comparison yourself.",
@@ -1176,17 +1179,7 @@ def roi(text: str, found: list[Quantity] | None = None) -> Roi:
         )
     if horizon_assumed:
         verdict += f" (Over an assumed {DEFAULT_HORIZON_YEARS}-year horizon: state yours.)"
-    return {
-        "status": "adds_up" if adds_up else "does_not_add_up",
-        "cost_usd": cost,
-        "benefit_usd": benefit,
-        "ratio": ratio,
-        "horizon_years": years if recurring else horizon,
-        "horizon_assumed": horizon_assumed,
-        "figures": figures,
-        "arithmetic": arithmetic,
-        "verdict": verdict,
-    }
+    return {"status": "adds_up" if adds_up else "does_not_add_up", **result, "verdict": verdict}
 
 
 # --- the feedback --------------------------------------------------------------------------
