@@ -2,6 +2,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 
 import { App } from "./App";
+import "./i18n";
 import "./styles.css";
 
 // Excalidraw (lazy-loaded) takes its fonts from here — shipped with the build by

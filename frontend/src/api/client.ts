@@ -1,6 +1,7 @@
 // The one HTTP client for /api/v1/: session cookie + CSRF header, JSON in and out,
 // errors as ApiError carrying the server's `{detail, errors}` body (DESIGN.md "HTTP API").
 // Types come from the OpenAPI schema (src/api/schema.d.ts, `npm run gen:api`).
+import { currentLanguage } from "../i18n";
 import type { LoggedEvent } from "../ws/events.gen";
 import type { components } from "./schema";
 
@@ -169,7 +170,8 @@ export function reportSignedOut(): void {
 const SIGN_IN_PATHS = new Set(["/api/v1/auth/login/", "/api/v1/auth/signup/", "/api/v1/auth/logout/"]);
 
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+  // The server answers errors and bank text in the interface's language (DESIGN.md "Languages").
+  const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": currentLanguage() };
   if (body !== undefined) headers["Content-Type"] = isRaw(body) ? body.contentType : "application/json";
   if (!SAFE_METHODS.has(method)) {
     const csrf = readCookie("csrftoken", documentCookies());
@@ -217,6 +219,7 @@ export function uploadForm<T>(path: string, form: FormData, onProgress?: (sent: 
     xhr.open("POST", path);
     xhr.withCredentials = true;
     xhr.setRequestHeader("Accept", "application/json");
+    xhr.setRequestHeader("Accept-Language", currentLanguage());
     const csrf = readCookie("csrftoken", documentCookies());
     if (csrf) xhr.setRequestHeader("X-CSRFToken", csrf);
     xhr.upload.onprogress = (event) => onProgress?.(event.loaded, event.lengthComputable ? event.total : 0);

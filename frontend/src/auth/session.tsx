@@ -2,6 +2,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 
 import { ApiError, api, type Me, onSignedOut } from "../api/client";
+import { matchLanguage, setLanguage } from "../i18n";
 
 export type Session =
   | { state: "loading" }
@@ -36,6 +37,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(async () => {
     const next = await loadSession();
+    // The account's language wins on every device once it was chosen ("" until then).
+    const saved = next.state === "signed-in" ? matchLanguage(next.me.language) : null;
+    if (saved) await setLanguage(saved);
     setSession(next);
     return next;
   }, []);

@@ -1,8 +1,11 @@
+import { useTranslation } from "react-i18next";
 import { Link, NavLink, useNavigate } from "react-router";
 
 import { useSession } from "../auth/session";
+import { LanguageSwitcher } from "../i18n/LanguageSwitcher";
 
 export function TopBar() {
+  const { t } = useTranslation();
   const { session, signOut } = useSession();
   const navigate = useNavigate();
   const me = session.state === "signed-in" ? session.me : null;
@@ -10,72 +13,73 @@ export function TopBar() {
   return (
     <header className="topbar">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t("common:nav.skip")}
       </a>
-      <Link to="/" className="brand" aria-label="Mockloop home">
+      <Link to="/" className="brand" aria-label={t("common:brand.home")}>
         <span className="brand-mark" aria-hidden="true">
           ◎
         </span>
         Mockloop
       </Link>
       {me && (
-        <nav aria-label="Main">
+        <nav aria-label={t("common:nav.main")}>
           <ul>
             {me.role !== "coach" && (
               <li>
                 <NavLink to="/" end>
-                  Loops
+                  {t("common:nav.loops")}
                 </NavLink>
               </li>
             )}
             {me.role !== "coach" && (
               <li>
-                <NavLink to="/progress">Progress</NavLink>
+                <NavLink to="/progress">{t("common:nav.progress")}</NavLink>
               </li>
             )}
             {(me.role === "coach" || me.role === "admin") && (
               <li>
-                <NavLink to="/coach" end>Coach console</NavLink>
+                <NavLink to="/coach" end>{t("common:nav.coachConsole")}</NavLink>
               </li>
             )}
             {(me.role === "coach" || me.role === "admin") && (
               <li>
-                <NavLink to="/coach/calibration">Calibration</NavLink>
+                <NavLink to="/coach/calibration">{t("common:nav.calibration")}</NavLink>
               </li>
             )}
             {me.role === "admin" && (
               <li>
-                <NavLink to="/bank">Question bank</NavLink>
+                <NavLink to="/bank">{t("common:nav.bank")}</NavLink>
               </li>
             )}
             {me.role === "admin" && (
               <li>
-                <a href="/admin/">Django admin</a>
+                <a href="/admin/">{t("common:nav.djangoAdmin")}</a>
               </li>
             )}
           </ul>
         </nav>
       )}
       <div className="topbar-right">
+        <LanguageSwitcher />
         {me ? (
           <>
-            <Link to="/settings" className="who" title="Account settings">
-              {me.username} <span className={`role role-${me.role}`}>{me.role}</span>
+            <Link to="/settings" className="who" title={t("common:nav.settings")}>
+              {me.username} <span className={`role role-${me.role}`}>{t(`common:role.${me.role}`)}</span>
             </Link>
             <button
               type="button"
               className="secondary small"
               onClick={() => void signOut().then(() => navigate("/login"))}
             >
-              Sign out
+              {t("common:nav.signOut")}
             </button>
           </>
         ) : (
           session.state !== "loading" && (
             <>
-              <NavLink to="/login">Sign in</NavLink>
+              <NavLink to="/login">{t("common:nav.signIn")}</NavLink>
               <NavLink to="/signup" className="button primary small">
-                Sign up
+                {t("common:nav.signUp")}
               </NavLink>
             </>
           )
