@@ -148,6 +148,12 @@ def access_loop_start(user: AnyUser | None) -> None:
         raise NotAllowed("Only candidates start loops.")
 
 
+def access_plan_follow(user: AnyUser | None) -> None:
+    """Study plans lead to practice loops, which are the candidates' own."""
+    if role_of(user) != CANDIDATE:
+        raise NotAllowed("Only candidates follow study plans.", code="plan_candidates_only")
+
+
 def access_coach_queue(user: AnyUser | None) -> None:
     if not can_use_coach_queue(user):
         raise NotAllowed("Only coaches and admins see the coach queue.")

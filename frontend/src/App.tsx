@@ -15,6 +15,7 @@ import { ScorecardView } from "./candidate/ScorecardView";
 import { TopBar } from "./layout/TopBar";
 import { useMinWidth } from "./lib/useMinWidth";
 import { ForbiddenPage, NotFoundPage, Problem } from "./pages/Problem";
+import { PlanIndexPage, PlanPage } from "./plan/PlanPage";
 import { NarrowScreen, ROOM_MIN_WIDTH } from "./rooms/shared/NarrowScreen";
 import { StageRoomPage } from "./rooms/StageRoomPage";
 import { AvailabilityPage } from "./scheduling/AvailabilityPage";
@@ -109,6 +110,8 @@ export function AppRoutes() {
         <Route path="/stages/:stageId/replay" element={<Lazy><ReplayPage /></Lazy>} />
         <Route path="/loops/:loopId/report" element={<Lazy><LoopReportPage /></Lazy>} />
         <Route path="/progress" element={<Progress />} />
+        <Route path="/plan" element={<PlanIndexPage />} />
+        <Route path="/plan/:slug" element={<PlanPage />} />
       </Route>
       <Route element={<RequireAuth roles={["coach", "admin"]} />}>
         <Route path="/coach" element={<CoachHome />} />

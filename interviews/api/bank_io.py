@@ -25,7 +25,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from interviews.models import LoopTemplate, Rubric
+from interviews.models import LoopTemplate, Rubric, StudyPlan
 from interviews.roles import ADMIN, role_of
 from interviews.selectors.bank import bank_export, bank_export_chunks
 from interviews.services.bank_import import BankImportResult, bank_import, bank_import_text
@@ -42,7 +42,7 @@ from .exceptions import PayloadTooLarge
 # A whole bank (hidden tests included) is far larger than an API body: the shipped one
 # is several MiB. Still capped, so a runaway upload cannot exhaust the web process.
 BANK_MAX_BYTES = 64 * 1024 * 1024
-SECTIONS = ("questions", "rubrics", "loops")
+SECTIONS = ("questions", "rubrics", "loops", "plans")
 
 
 class IsBankAdmin(BasePermission):
@@ -161,6 +161,7 @@ def _result(result: BankImportResult) -> dict:
         },
         "rubrics": result.rubrics,
         "loops": result.loops,
+        "plans": result.plans,
     }
 
 
@@ -193,6 +194,7 @@ class BankImportResultSerializer(serializers.Serializer):
     questions = BankImportedQuestionsSerializer()
     rubrics = BankSlugStatesSerializer()
     loops = BankSlugStatesSerializer()
+    plans = BankSlugStatesSerializer()
 
 
 class BankImportApi(PracticeApi):
@@ -264,7 +266,7 @@ class BankExportApi(PracticeApi):
         parameters=[
             OpenApiParameter("as", str, description="`json`: the bank dict as JSON."),
             OpenApiParameter(
-                "only", str, description="Comma-separated sections: questions,rubrics,loops."
+                "only", str, description="Comma-separated sections: questions,rubrics,loops,plans."
             ),
         ],
         responses={
@@ -273,7 +275,8 @@ class BankExportApi(PracticeApi):
         },
         description=(
             "Admins: the bank as a bank file (the newest version of every question, every "
-            "rubric and loop template), as `export_bank` writes it; a YAML download unless "
+            "rubric, loop template and study plan), as `export_bank` writes it; a YAML "
+            "download unless "
             "`as=json`."
         ),
     )
@@ -294,6 +297,7 @@ class BankExportApi(PracticeApi):
                     questions=None if "questions" in wanted else [],
                     rubrics=None if "rubrics" in wanted else Rubric.objects.none(),
                     loops=None if "loops" in wanted else LoopTemplate.objects.none(),
+                    plans=None if "plans" in wanted else StudyPlan.objects.none(),
                 )
             )
         if as_format != "yaml":

@@ -7,6 +7,7 @@ from . import (
     live,
     loops,
     ops,
+    plans,
     questions,
     recordings,
     reports,
@@ -32,4 +33,5 @@ urlpatterns = [
     *rtc.urlpatterns,
     *scheduling.urlpatterns,
     *recordings.urlpatterns,
+    *plans.urlpatterns,
 ]

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from django.db.models import Count
+
 from interviews.bankfile.format import (
     DEFAULT_MEMORY_LIMIT_MB,
     DEFAULT_OUTPUT_LIMIT_MB,
@@ -20,7 +22,7 @@ from interviews.bankfile.format import (
     bank_read,
     canonical_number,
 )
-from interviews.models import FollowUp, Rubric
+from interviews.models import FollowUp, LoopTemplate, Rubric
 from interviews.models.bank import (
     Difficulty,
     FlawCategory,
@@ -86,7 +88,15 @@ RUBRIC_FIELDS = ("slug", "title", "dimensions")
 DIMENSION_FIELDS = ("name", "weight", "levels")
 LOOP_FIELDS = ("slug", "title", "description", "status", "stages")
 STAGE_FIELDS = ("kind", "title", "minutes", "questions", "rubric")
-FILE_SECTIONS = ("questions", "rubrics", "loops")
+PLAN_FIELDS = ("slug", "title", "description", "status", "days", "i18n")
+PLAN_DAY_FIELDS = ("title", "phase", "focus", "practice")
+PLAN_PRACTICE_FIELDS = ("loop", "stage")
+#: Languages a plan's `i18n` block may translate it into.
+PLAN_LANGUAGES = ("zh-Hans", "zh-Hant")
+PLAN_I18N_FIELDS = ("title", "description", "days")
+PLAN_I18N_DAY_FIELDS = ("title", "phase", "focus")
+MAX_PLAN_DAYS = 60
+FILE_SECTIONS = ("questions", "rubrics", "loops", "plans")
 
 # Read-only keys of the admin API's question dict; accepted (and ignored) on writes so a
 # client can PUT back what it GOT. `confirm_reanchor` is a control flag of the write.
@@ -261,6 +271,17 @@ class Bank:
     questions: list[BankEntry] = field(default_factory=list)
     rubrics: list[BankEntry] = field(default_factory=list)
     loops: list[BankEntry] = field(default_factory=list)
+    plans: list[BankEntry] = field(default_factory=list)
+
+
+@dataclass
+class _StageReference:
+    """A plan day's practice item: stage `stage` (1-based) of loop template `loop`."""
+
+    scope: _Scope
+    path: str
+    loop: str
+    stage: int
 
 
 class _Validator:
@@ -272,6 +293,7 @@ class _Validator:
         self.bank = Bank()
         self._rubric_refs: list[_Reference] = []
         self._question_refs: list[_Reference] = []
+        self._stage_refs: list[_StageReference] = []
         # section → slug → (where first declared, question kind)
         self._declared: dict[str, dict[str, tuple[str, str | None]]] = {
             section: {} for section in FILE_SECTIONS
@@ -284,7 +306,7 @@ class _Validator:
         if data is None:
             return
         if not isinstance(data, dict):
-            top.error("", "must be a mapping with `questions`, `rubrics` and/or `loops`")
+            top.error("", "must be a mapping with `questions`, `rubrics`, `loops` and/or `plans`")
             return
         for key in data:
             if key not in FILE_SECTIONS:
@@ -293,6 +315,7 @@ class _Validator:
             ("rubrics", self.rubric),
             ("questions", self.question),
             ("loops", self.loop),
+            ("plans", self.plan),
         ):
             for i, raw in enumerate(top.items(data, section, "")):
                 handle(file, i, raw)
@@ -785,6 +808,114 @@ class _Validator:
         if len(self.issues) == errors_before and first:
             self.bank.loops.append(BankEntry(file, owner, spec))
 
+    # plans --------------------------------------------------------------------------
+
+    def plan(self, file: str, index: int, raw: Any) -> None:
+        owner, slug = self._owner("plans", index, raw)
+        scope = _Scope(self.issues, file, owner)
+        first = self._claim(scope, "plans", index, slug)
+        errors_before = len(self.issues)
+        obj = scope.mapping(raw, "", PLAN_FIELDS, required=("slug", "title", "days"))
+        if obj is None:
+            return
+        spec: dict[str, Any] = {
+            "slug": scope.slug(obj, "slug", ""),
+            "title": scope.string(obj, "title", "", max_length=200, blank=False),
+        }
+        description = scope.string(obj, "description", "")
+        if description:
+            spec["description"] = description
+        status = scope.choice(
+            obj, "status", "", _choices(QuestionStatus), QuestionStatus.PUBLISHED.value
+        )
+        if status != QuestionStatus.PUBLISHED:
+            spec["status"] = status
+        raw_days = scope.items(obj, "days", "")
+        if scope.get(obj, "days") is not _MISSING and not raw_days:
+            scope.error("days", "must have at least one day")
+        if len(raw_days) > MAX_PLAN_DAYS:
+            scope.error("days", f"must have at most {MAX_PLAN_DAYS} days")
+        days = []
+        for i, item in enumerate(raw_days[:MAX_PLAN_DAYS]):
+            path = _index("days", i)
+            day_obj = scope.mapping(item, path, PLAN_DAY_FIELDS, required=("title",))
+            if day_obj is None:
+                continue
+            day: dict[str, Any] = {
+                "title": scope.string(day_obj, "title", path, max_length=200, blank=False)
+            }
+            for key in ("phase", "focus"):
+                text = scope.string(day_obj, key, path, max_length=200 if key == "phase" else None)
+                if text:
+                    day[key] = text
+            practice = []
+            for j, ref in enumerate(scope.items(day_obj, "practice", path)):
+                ref_path = _index(_key(path, "practice"), j)
+                ref_obj = scope.mapping(
+                    ref, ref_path, PLAN_PRACTICE_FIELDS, required=("loop", "stage")
+                )
+                if ref_obj is None:
+                    continue
+                loop_slug = scope.slug(ref_obj, "loop", ref_path)
+                stage = scope.integer(ref_obj, "stage", ref_path, minimum=1, maximum=100)
+                if loop_slug and stage is not None:
+                    self._stage_refs.append(_StageReference(scope, ref_path, loop_slug, stage))
+                    practice.append({"loop": loop_slug, "stage": stage})
+            if practice:
+                day["practice"] = practice
+            days.append(day)
+        spec["days"] = days
+        translations = self._plan_translations(scope, obj, len(days))
+        if translations:
+            spec["i18n"] = translations
+        if len(self.issues) == errors_before and first:
+            self.bank.plans.append(BankEntry(file, owner, spec))
+
+    def _plan_translations(self, scope: _Scope, obj: dict, day_count: int) -> dict[str, Any]:
+        """`i18n: {zh-Hans: {title, description, days: {n: {title, phase, focus}}}}`: day
+        numbers are 1-based and must exist; every field is optional (English stands in)."""
+        raw = scope.get(obj, "i18n")
+        if raw is _MISSING:
+            return {}
+        if scope.mapping(raw, "i18n", PLAN_LANGUAGES) is None:
+            return {}
+        result: dict[str, Any] = {}
+        for language, block in raw.items():
+            if language not in PLAN_LANGUAGES:
+                continue
+            path = _key("i18n", language)
+            if scope.mapping(block, path, PLAN_I18N_FIELDS) is None:
+                continue
+            out: dict[str, Any] = {}
+            for key in ("title", "description"):
+                text = scope.string(block, key, path)
+                if text:
+                    out[key] = text
+            raw_days = scope.get(block, "days")
+            if raw_days is not _MISSING:
+                days_path = _key(path, "days")
+                if not isinstance(raw_days, dict):
+                    scope.error(days_path, "must be a mapping of day numbers")
+                else:
+                    days: dict[str, Any] = {}
+                    for number, fields in raw_days.items():
+                        where = _key(days_path, str(number))
+                        if not (_is_int(number) or (isinstance(number, str) and number.isdigit())):
+                            scope.error(where, "must be a day number")
+                            continue
+                        if not 1 <= int(number) <= day_count:
+                            scope.error(where, f"no day {number}")
+                            continue
+                        if scope.mapping(fields, where, PLAN_I18N_DAY_FIELDS) is None:
+                            continue
+                        texts = {k: scope.string(fields, k, where) for k in PLAN_I18N_DAY_FIELDS}
+                        days[str(int(number))] = {k: v for k, v in texts.items() if v}
+                    if days:
+                        out["days"] = dict(sorted(days.items(), key=lambda kv: int(kv[0])))
+            if out:
+                result[language] = out
+        return result
+
     # references ---------------------------------------------------------------------
 
     def resolve_references(self) -> None:
@@ -818,6 +949,27 @@ class _Validator:
                 ref.scope.error(
                     ref.path,
                     f"{ref.slug!r} is a {kind} question; a {ref.stage_kind} stage needs {needed}",
+                )
+        self._resolve_stage_references()
+
+    def _resolve_stage_references(self) -> None:
+        """A plan's practice item names a loop template of this bank or the database, and
+        one of its stages."""
+        stage_counts = {entry.spec["slug"]: len(entry.spec["stages"]) for entry in self.bank.loops}
+        wanted = {ref.loop for ref in self._stage_refs} - set(self._declared["loops"])
+        if wanted:
+            for template in LoopTemplate.objects.filter(slug__in=wanted).annotate(
+                stage_count=Count("stages")
+            ):
+                stage_counts[template.slug] = template.stage_count
+        for ref in self._stage_refs:
+            if ref.loop not in stage_counts:
+                if ref.loop not in self._declared["loops"]:  # a broken declared loop is reported
+                    ref.scope.error(_key(ref.path, "loop"), f"unknown loop template {ref.loop!r}")
+            elif ref.stage > stage_counts[ref.loop]:
+                ref.scope.error(
+                    _key(ref.path, "stage"),
+                    f"loop template {ref.loop!r} has {stage_counts[ref.loop]} stages",
                 )
 
 

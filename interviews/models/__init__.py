@@ -15,6 +15,7 @@ from .bank import (
     TestCase,
 )
 from .live import StageDocument
+from .plans import PlanEnrolment, StudyPlan
 from .practice import (
     Answer,
     CoachNote,
@@ -46,6 +47,7 @@ __all__ = [
     "Loop",
     "LoopTemplate",
     "Part",
+    "PlanEnrolment",
     "PlantedFlaw",
     "Question",
     "Recording",
@@ -63,6 +65,7 @@ __all__ = [
     "StageQuestion",
     "StageShadow",
     "StageTemplate",
+    "StudyPlan",
     "Submission",
     "TestCase",
     "TestResult",

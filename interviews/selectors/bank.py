@@ -33,6 +33,7 @@ from interviews.models import (
     StageFollowUp,
     StageQuestion,
     StageTemplate,
+    StudyPlan,
     Submission,
     TestCase,
 )
@@ -265,6 +266,18 @@ def loop_template_to_dict(template: LoopTemplate) -> dict[str, Any]:
     return spec
 
 
+def study_plan_to_dict(plan: StudyPlan) -> dict[str, Any]:
+    spec: dict[str, Any] = {"slug": plan.slug, "title": plan.title}
+    if plan.description:
+        spec["description"] = plan.description
+    if plan.status != QuestionStatus.PUBLISHED:
+        spec["status"] = plan.status
+    spec["days"] = [dict(day) for day in plan.days]
+    if plan.translations:
+        spec["i18n"] = plan.translations
+    return spec
+
+
 # --- export ---------------------------------------------------------------------------
 
 
@@ -273,9 +286,10 @@ def bank_export(
     questions: Iterable[Question] | None = None,
     rubrics: Iterable[Rubric] | None = None,
     loops: Iterable[LoopTemplate] | None = None,
+    plans: Iterable[StudyPlan] | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """The bank as a file dict. Defaults: the newest version of every question, every
-    rubric, every loop template. Empty sections are left out."""
+    rubric, every loop template, every study plan. Empty sections are left out."""
     if questions is None:
         questions = question_list_latest()
     if isinstance(questions, QuerySet):
@@ -290,11 +304,14 @@ def bank_export(
         loops = loops.prefetch_related(
             Prefetch("stages", queryset=StageTemplate.objects.select_related("rubric"))
         )
+    if plans is None:
+        plans = StudyPlan.objects.all()
     data: dict[str, list[dict[str, Any]]] = {}
     sections = (
         ("questions", [question_to_dict(q) for q in sorted(questions, key=lambda q: q.slug)]),
         ("rubrics", [rubric_to_dict(r) for r in sorted(rubrics, key=lambda r: r.slug)]),
         ("loops", [loop_template_to_dict(t) for t in sorted(loops, key=lambda t: t.slug)]),
+        ("plans", [study_plan_to_dict(p) for p in sorted(plans, key=lambda p: p.slug)]),
     )
     for name, items in sections:
         if items:
@@ -312,7 +329,7 @@ EXPORT_BATCH = 20
 
 
 def bank_export_chunks(
-    *, sections: Iterable[str] = ("questions", "rubrics", "loops")
+    *, sections: Iterable[str] = ("questions", "rubrics", "loops", "plans")
 ) -> Iterator[str]:
     """The bank file `bank_export_yaml()` writes, as YAML text chunks of a few questions
     each, so a large bank is streamed rather than built in memory at once (the same bytes,
@@ -330,8 +347,9 @@ def bank_export_chunks(
         questions=[],
         rubrics=None if "rubrics" in sections else Rubric.objects.none(),
         loops=None if "loops" in sections else LoopTemplate.objects.none(),
+        plans=None if "plans" in sections else StudyPlan.objects.none(),
     )
-    for name in ("rubrics", "loops"):
+    for name in ("rubrics", "loops", "plans"):
         if name in small:
             yield bank_dump({name: small[name]})
 

@@ -25,13 +25,21 @@ from interviews.judging.verification import (
     question_verify,
 )
 from interviews.judging.worker import WorkerRunner, verification_request
-from interviews.models import Dimension, LoopTemplate, Question, Rubric, StageTemplate
+from interviews.models import (
+    Dimension,
+    LoopTemplate,
+    Question,
+    Rubric,
+    StageTemplate,
+    StudyPlan,
+)
 from interviews.models.bank import QuestionStatus
 from interviews.selectors.bank import (
     loop_template_to_dict,
     question_is_unverified,
     rubric_to_dict,
     rubrics_by_slug,
+    study_plan_to_dict,
 )
 from interviews.services.audit import audit_record
 from interviews.services.questions import (
@@ -59,6 +67,9 @@ class BankImportResult:
     loops: dict[str, list[str]] = field(
         default_factory=lambda: {"created": [], "updated": [], "unchanged": []}
     )
+    plans: dict[str, list[str]] = field(
+        default_factory=lambda: {"created": [], "updated": [], "unchanged": []}
+    )
 
     def summary(self) -> str:
         def counts(states: dict[str, list[str]]) -> str:
@@ -69,6 +80,7 @@ class BankImportResult:
             f", {len(self.unchanged)} unchanged, {len(self.verified)} verified",
             f"rubrics: {counts(self.rubrics)}",
             f"loops: {counts(self.loops)}",
+            f"plans: {counts(self.plans)}",
         ]
         for q in self.created:
             unverified = ", unverified" if question_is_unverified(q) else ""
@@ -107,6 +119,9 @@ def bank_import(
         for entry in bank.loops:
             state = _loop_template_upsert(entry.spec)
             result.loops[state].append(entry.spec["slug"])
+        for entry in bank.plans:
+            state = _plan_upsert(entry.spec)
+            result.plans[state].append(entry.spec["slug"])
         if verify:
             pending = [q for q in (*result.created, *result.unchanged) if question_is_unverified(q)]
             runner = LocalRunner() if verify_here else WorkerRunner()
@@ -115,6 +130,7 @@ def bank_import(
             result.created
             or any(result.rubrics[k] for k in ("created", "updated"))
             or any(result.loops[k] for k in ("created", "updated"))
+            or any(result.plans[k] for k in ("created", "updated"))
         ):
             audit_record(
                 actor=actor,
@@ -182,6 +198,24 @@ def _loop_template_upsert(spec: dict) -> str:
         )
         for i, stage in enumerate(spec["stages"], start=1)
     )
+    return state
+
+
+def _plan_upsert(spec: dict) -> str:
+    """A study plan is updated in place by slug (progress is read from stages, never
+    from the plan's rows)."""
+    plan = StudyPlan.objects.filter(slug=spec["slug"]).first()
+    if plan is not None and study_plan_to_dict(plan) == spec:
+        return "unchanged"
+    state = "updated" if plan else "created"
+    if plan is None:
+        plan = StudyPlan(slug=spec["slug"])
+    plan.title = spec["title"]
+    plan.description = spec.get("description", "")
+    plan.status = spec.get("status", QuestionStatus.PUBLISHED)
+    plan.days = spec["days"]
+    plan.translations = spec.get("i18n", {})
+    plan.save()
     return state
 
 

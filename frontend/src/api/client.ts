@@ -71,6 +71,10 @@ export type Calibration = S["Calibration"];
 export type DeepDiveFeedback = S["DeepDiveFeedback"];
 export type CommentMatch = S["CommentMatch"];
 export type FlawResult = S["FlawResult"];
+export type StudyPlan = S["Plan"];
+export type StudyPlanSummary = S["PlanSummary"];
+export type StudyPlanDay = S["PlanDay"];
+export type StudyPlanPractice = S["PlanPractice"];
 /** STUN/TURN servers for a live room's call; TURN credentials expire after `ttl` seconds. */
 export type IceServers = S["IceServersOut"];
 
@@ -277,6 +281,10 @@ export const api = {
   stageKinds: () => get<StageKindSpec[]>("/api/v1/stage-kinds/"),
   loopTemplates: () => get<LoopTemplate[]>("/api/v1/loop-templates/"),
   loops: () => get<Loop[]>("/api/v1/loops/"),
+  plans: () => get<StudyPlanSummary[]>("/api/v1/plans/"),
+  plan: (slug: string) => get<StudyPlan>(`/api/v1/plans/${encodeURIComponent(slug)}/`),
+  planStart: (slug: string, restart = false) =>
+    post<StudyPlan>(`/api/v1/plans/${encodeURIComponent(slug)}/start/`, { restart }),
   loop: (id: number) => get<Loop>(`/api/v1/loops/${id}/`),
   loopStart: (template: string, coached: boolean) =>
     post<Loop>("/api/v1/loops/", { template, coached }),

@@ -163,7 +163,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Admins: the bank as a bank file (the newest version of every question, every rubric and loop template), as `export_bank` writes it; a YAML download unless `as=json`. */
+        /** @description Admins: the bank as a bank file (the newest version of every question, every rubric, loop template and study plan), as `export_bank` writes it; a YAML download unless `as=json`. */
         get: operations["v1_bank_export_retrieve"];
         put?: never;
         post?: never;
@@ -477,6 +477,63 @@ export interface paths {
         get: operations["v1_ops_queue_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plans/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
+        get: operations["plans_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plans/{slug}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
+         *     become responses in the one exception handler (errors.py).
+         */
+        get: operations["plan_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plans/{slug}/start/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Candidates only: follow the plan from today (`restart`: today is day 1). */
+        post: operations["plan_start"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1373,6 +1430,7 @@ export interface components {
             questions: components["schemas"]["BankImportedQuestions"];
             rubrics: components["schemas"]["BankSlugStates"];
             loops: components["schemas"]["BankSlugStates"];
+            plans: components["schemas"]["BankSlugStates"];
         };
         BankImportedQuestion: {
             id: number;
@@ -1960,6 +2018,81 @@ export interface components {
             lines?: number[];
             category?: components["schemas"]["CategoryEnum"];
             text?: string;
+        };
+        Plan: {
+            slug: string;
+            title: string;
+            description: string;
+            language: string;
+            /** Format: date-time */
+            started_at: string | null;
+            today: number | null;
+            days_done: number;
+            days: components["schemas"]["PlanDay"][];
+            recommendations: components["schemas"]["PlanRecommendation"][];
+        };
+        PlanDay: {
+            number: number;
+            title: string;
+            phase: string;
+            focus: string;
+            language: string;
+            practice: components["schemas"]["PlanPractice"][];
+            done: boolean;
+        };
+        PlanPractice: {
+            loop: string;
+            loop_title: string;
+            stage: number;
+            stage_title: string;
+            kind: string;
+            minutes: number;
+            status: components["schemas"]["StatusEa7Enum"];
+            times_done: number;
+            /** Format: date-time */
+            last_done_at: string | null;
+            stage_id: number | null;
+            loop_id: number | null;
+            available: boolean;
+        };
+        PlanRecommendation: {
+            dimension: string;
+            /** Format: double */
+            level: number;
+            practice: components["schemas"]["PlanRecommended"][];
+        };
+        PlanRecommended: {
+            loop: string;
+            loop_title: string;
+            stage: number;
+            stage_title: string;
+            kind: string;
+            minutes: number;
+            status: components["schemas"]["StatusEa7Enum"];
+            times_done: number;
+            /** Format: date-time */
+            last_done_at: string | null;
+            stage_id: number | null;
+            loop_id: number | null;
+            available: boolean;
+            day: number;
+        };
+        /**
+         * @description An input serializer that refuses keys it does not know (a typo such as `languge`
+         *     must not be silently dropped).
+         */
+        PlanStartInputRequest: {
+            /** @default false */
+            restart: boolean;
+        };
+        PlanSummary: {
+            slug: string;
+            title: string;
+            description: string;
+            language: string;
+            day_count: number;
+            /** Format: date-time */
+            started_at: string | null;
         };
         Progress: {
             stages: components["schemas"]["ProgressStage"][];
@@ -2936,6 +3069,13 @@ export interface components {
             /** @description How many questions the stage asks (which ones is revealed when it starts). */
             readonly questions: number;
         };
+        /**
+         * @description * `not_started` - not_started
+         *     * `in_progress` - in_progress
+         *     * `done` - done
+         * @enum {string}
+         */
+        StatusEa7Enum: "not_started" | "in_progress" | "done";
         StrongAnswer: {
             /** @description The follow-up's number (1-based). */
             follow_up: number;
@@ -3286,7 +3426,7 @@ export interface operations {
             query?: {
                 /** @description `json`: the bank dict as JSON. */
                 as?: string;
-                /** @description Comma-separated sections: questions,rubrics,loops. */
+                /** @description Comma-separated sections: questions,rubrics,loops,plans. */
                 only?: string;
             };
             header?: never;
@@ -3732,6 +3872,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QueueOut"];
+                };
+            };
+        };
+    };
+    plans_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanSummary"][];
+                };
+            };
+        };
+    };
+    plan_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+        };
+    };
+    plan_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PlanStartInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
                 };
             };
         };

@@ -36,6 +36,11 @@ export function TopBar() {
                 <NavLink to="/progress">{t("common:nav.progress")}</NavLink>
               </li>
             )}
+            {me.role === "candidate" && (
+              <li>
+                <NavLink to="/plan">{t("common:nav.plan")}</NavLink>
+              </li>
+            )}
             {(me.role === "coach" || me.role === "admin") && (
               <li>
                 <NavLink to="/coach" end>{t("common:nav.coachConsole")}</NavLink>

@@ -308,7 +308,8 @@ def test_yaml_syntax_errors_and_duplicate_keys_are_reported_per_file(tmp_path):
     assert messages[1].startswith(f"{folder / 'b.yaml'}: invalid YAML: line 2, column 1:")
     assert "duplicate key 'rubrics'" in messages[1]
     assert messages[2:] == [
-        f"{folder / 'c.yaml'}: must be a mapping with `questions`, `rubrics` and/or `loops`",
+        f"{folder / 'c.yaml'}: must be a mapping with `questions`, `rubrics`, `loops` "
+        "and/or `plans`",
         f"{folder / 'd.yaml'}: extras: unknown field",
     ]
 

@@ -102,7 +102,7 @@ def test_export_bank_to_stdout_and_to_a_file(tmp_path):
     _run("import_bank", str(SHIPPED_BANK_DIR), "--no-verify")
     out, _ = _run("export_bank")
     exported = yaml.safe_load(out)
-    assert {"questions", "rubrics", "loops"} == set(exported)
+    assert {"questions", "rubrics", "loops", "plans"} == set(exported)
 
     target = tmp_path / "export.yaml"
     _, err = _run("export_bank", str(target))
