@@ -26,7 +26,7 @@ from sandbox.engine import COMPILED, Engine, Frame, Profile, SandboxUnavailable,
 
 LANGUAGES = ("python", "javascript", "cpp", "go")
 IO_MODES = ("stdio", "function")
-FUNCTION_LANGUAGES = ("python", "javascript")
+FUNCTION_LANGUAGES = ("python", "javascript", "cpp", "go")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 STDERR_CAP = 64 * 1024
 COMPILE_OUTPUT_CAP = 64 * 1024

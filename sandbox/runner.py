@@ -730,19 +730,41 @@ def prepare(job: dict) -> tuple[list[str], dict, set[str]]:
             argv = [*node, src]
         return argv, _child_env(), {src}
     if language in COMPILERS:
-        if io_mode != "stdio":
-            raise ValueError(f"{language} supports io: stdio only")
         suffix, command, extra_env = COMPILERS[language]
         src, binary = os.path.join(WORK, f"main.{suffix}"), os.path.join(WORK, "main")
+        sources = [src]
+        if io_mode == "function":
+            code, harness = _function_harness(language, code, entry)
+            if harness is not None:
+                sources.append(harness)
         _write_text(src, code)
         run_env = {"GOMAXPROCS": str(_go_maxprocs())} if language == "go" else {}
         if not _compile(
-            [*command, binary, src], _child_env({**extra_env, **run_env}), limits, binary
+            [*command, binary, *sources], _child_env({**extra_env, **run_env}), limits, binary
         ):
             return [], {}, set()
-        _clean_scratch({src, binary})  # e.g. Go's build cache: no test sees it or pays for it
-        return [binary], _child_env(run_env), {src, binary}
+        # e.g. Go's build cache: no test sees it or pays for it
+        _clean_scratch({*sources, binary})
+        return [binary], _child_env(run_env), {*sources, binary}
     raise ValueError(f"unsupported language {language!r}")
+
+
+def _function_harness(language: str, code: str, entry: str) -> tuple[str, str | None]:
+    """`io: function` for a compiled language: the solution's source with what calls
+    ENTRYPOINT (JSON arguments on stdin, its JSON return value on stdout), and a second
+    source file to compile beside it, if any. C++ appends a header after the solution
+    (`#define` of the entrypoint; nlohmann::json converts arguments to the parameters'
+    types); Go adds a `main` in its own file of package main (encoding/json + reflect)."""
+    if language == "cpp":
+        header = os.path.join(WRAPPERS, "function_cpp.hpp")
+        return f'{code}\n#define MOCKLOOP_ENTRY {entry}\n#include "{header}"\n', None
+    if language == "go":
+        with open(os.path.join(WRAPPERS, "function_go.go.tmpl"), encoding="utf-8") as fh:
+            harness_code = fh.read().replace("MOCKLOOP_ENTRY", entry)
+        harness = os.path.join(WORK, "mockloop_main.go")
+        _write_text(harness, harness_code)
+        return code, harness
+    raise ValueError(f"{language} has no function harness")
 
 
 # language -> (source suffix, compiler argv before "<binary> <source>", compiler env)

@@ -237,8 +237,8 @@ def test_overall_verdict_is_the_first_failure_in_test_order():
     [
         Job(language="ruby", code=""),
         Job(language="python", code="", io="socket"),
-        Job(language="cpp", code="", io="function", entrypoint="solve"),
-        Job(language="go", code="", io="function", entrypoint="solve"),
+        Job(language="cpp", code="", io="function"),
+        Job(language="go", code="", io="function", entrypoint="not valid"),
         Job(language="python", code="", io="function", entrypoint="not valid"),
         Job(language="python", code="", io="function"),
         Job(language="python", code="", checker="fuzzy"),

@@ -93,11 +93,35 @@ FUNCTION = {
         "wrong": "module.exports = { two_sum: (nums, target) => [0, 0] };\n",
         "slow": "module.exports = { two_sum() { for (;;) {} } };\n",
     },
+    # Compiled languages: the parameters' types say how the JSON arguments convert.
+    "cpp": {
+        "correct": "#include <bits/stdc++.h>\nusing namespace std;\n"
+        "vector<int> two_sum(const vector<long long>& nums, long long target) {\n"
+        '  cout << "debug output is fine" << endl;\n  unordered_map<long long, int> seen;\n'
+        "  for (int i = 0; i < (int)nums.size(); i++) {\n"
+        "    auto it = seen.find(target - nums[i]);\n"
+        "    if (it != seen.end()) return {it->second, i};\n    seen[nums[i]] = i;\n  }\n"
+        "  return {};\n}\n",
+        "wrong": "#include <vector>\nstd::vector<int> two_sum(std::vector<int> nums, int target)"
+        " { return {0, 0}; }\n",
+        "slow": "#include <vector>\nstd::vector<int> two_sum(std::vector<int> nums, int target)"
+        " { volatile unsigned long x = 0; for (;;) x++; }\n",
+    },
+    "go": {
+        "correct": 'package main\n\nimport "fmt"\n\nfunc two_sum(nums []int, target int) []int {\n'
+        '\tfmt.Println("debug output is fine")\n\tseen := map[int]int{}\n'
+        "\tfor i, x := range nums {\n\t\tif j, ok := seen[target-x]; ok {\n"
+        "\t\t\treturn []int{j, i}\n\t\t}\n\t\tseen[x] = i\n\t}\n\treturn nil\n}\n",
+        "wrong": "package main\n\nfunc two_sum(nums []int, target int) []int {\n"
+        "\treturn []int{0, 0}\n}\n",
+        "slow": "package main\n\nfunc two_sum(nums []int, target int) []int {\n"
+        "\tx := 0\n\tfor {\n\t\tx++\n\t}\n}\n",
+    },
 }
 
 
 @pytest.mark.parametrize("kind", ["correct", "wrong", "slow"])
-@pytest.mark.parametrize("language", ["python", "javascript"])
+@pytest.mark.parametrize("language", ["python", "javascript", "cpp", "go"])
 def test_function_solutions(language, kind, clean_host):
     job = Job(
         language=language,
@@ -132,6 +156,66 @@ def test_function_flavours(clean_host):
         )
         result = run_tests(job, [Test([2], 12.566370614359172)], engine=clean_host)
         assert result.verdict == "accepted", (language, code, result.tests)
+
+
+COMPILED_TALLY = {
+    # Mixed lists come in as nlohmann::json; a std::map goes back as a JSON object.
+    "cpp": "#include <map>\n#include <nlohmann/json.hpp>\n#include <string>\n"
+    "using json = nlohmann::json;\n"
+    "std::map<std::string, long long> tally(const json& ops, int scale) {\n"
+    "  std::map<std::string, long long> out;\n"
+    "  for (const auto& op : ops)\n"
+    "    out[op[0].get<std::string>()] += op[1].get<long long>() * scale;\n"
+    "  return out;\n}\n",
+    "go": "package main\n\nfunc tally(ops [][]interface{}, scale int) map[string]int {\n"
+    "\tout := map[string]int{}\n\tfor _, op := range ops {\n"
+    "\t\tout[op[0].(string)] += int(op[1].(float64)) * scale\n\t}\n\treturn out\n}\n",
+}
+
+
+@pytest.mark.parametrize("language", ["cpp", "go"])
+def test_compiled_function_mode_converts_json_both_ways(language, clean_host):
+    job = Job(
+        language=language,
+        code=COMPILED_TALLY[language],
+        io="function",
+        entrypoint="tally",
+        checker="exact",
+        limits=LIMITS,
+    )
+    test = Test([[["a", 1], ["b", 2], ["a", 3]], 10], {"a": 40, "b": 20})
+    result = run_tests(job, [test], engine=clean_host)
+    assert result.verdict == "accepted", (result.compile_output, result.tests)
+
+
+@pytest.mark.parametrize(
+    ("language", "code", "says"),
+    [
+        ("cpp", "int other() { return 1; }\n", "solve"),
+        ("go", "package main\n\nfunc other() int { return 1 }\n", "undefined: solve"),
+    ],
+)
+def test_compiled_function_mode_without_the_entrypoint_does_not_compile(
+    language, code, says, clean_host
+):
+    job = Job(language=language, code=code, io="function", entrypoint="solve", limits=LIMITS)
+    result = run_tests(job, [Test([], None)], engine=clean_host)
+    assert result.verdict == "compile_error"
+    assert says in result.compile_output
+
+
+@pytest.mark.parametrize(
+    ("language", "code"),
+    [
+        ("cpp", "int solve(int a) { return a; }\n"),
+        ("go", "package main\n\nfunc solve(a int) int { return a }\n"),
+    ],
+)
+def test_compiled_function_mode_says_when_the_arguments_do_not_fit(language, code, clean_host):
+    job = Job(language=language, code=code, io="function", entrypoint="solve", limits=LIMITS)
+    result = run_tests(job, [Test([1, 2], 1), Test(["x"], 1)], engine=clean_host)
+    assert result.verdict == "runtime_error"
+    assert "takes 1 arguments; the test passes 2" in result.tests[0].stderr
 
 
 def test_function_missing_entrypoint_is_a_runtime_error(clean_host):

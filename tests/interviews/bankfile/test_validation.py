@@ -120,11 +120,6 @@ def test_a_file_with_many_errors_lists_all_of_them_and_imports_nothing(tmp_path)
             "java cannot be judged yet; use one of: python, javascript, cpp, go",
         ),
         (
-            lambda q: q["coding"].update(io="function", entrypoint="solve", languages=["cpp"]),
-            "coding.languages[0]",
-            "cpp cannot be judged in io: function; use one of: python, javascript",
-        ),
-        (
             lambda q: q["coding"].update(io="socket"),
             "coding.io",
             "must be one of: stdio, function",

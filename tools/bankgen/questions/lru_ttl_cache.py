@@ -261,6 +261,45 @@ function run(capacity, ops) {
 module.exports = { run };
 """
 
+STARTER_CPP = """\
+#include <nlohmann/json.hpp>
+
+using json = nlohmann::json;
+
+// The JSON arguments convert to these parameter types (nlohmann::json); return anything
+// nlohmann::json holds: numbers, strings, std::vector, std::map, json itself.
+json run(int capacity, const json& ops) {
+  json results = json::array();
+  long long hits = 0, misses = 0, evictions = 0, expirations = 0;
+  for (const json& op : ops) {
+    const std::string kind = op[0].get<std::string>();
+    const long long now = op[1].get<long long>();
+    // apply the rules
+  }
+  return {{"results", results}, {"hits", hits}, {"misses", misses},
+          {"evictions", evictions}, {"expirations", expirations}};
+}
+"""
+
+STARTER_GO = """\
+package main
+
+// The JSON arguments decode into these parameter types (encoding/json; a JSON number
+// in an interface{} is a float64); the return value is encoded back to JSON.
+func run(capacity int, ops [][]interface{}) map[string]interface{} {
+\tresults := []interface{}{}
+\thits, misses, evictions, expirations := 0, 0, 0, 0
+\tfor _, op := range ops {
+\t\tkind, now := op[0].(string), int64(op[1].(float64))
+\t\t_, _ = kind, now // apply the rules
+\t}
+\treturn map[string]interface{}{
+\t\t"results": results, "hits": hits, "misses": misses,
+\t\t"evictions": evictions, "expirations": expirations,
+\t}
+}
+"""
+
 FOLLOW_UPS = [
     {
         "prompt": "What data structures give O(log n) or better per operation here?",
@@ -308,9 +347,14 @@ def spec() -> QuestionSpec:
                 _hidden(),
             )
         ],
-        starter={"python": STARTER_PY, "javascript": STARTER_JS},
+        starter={
+            "python": STARTER_PY,
+            "javascript": STARTER_JS,
+            "cpp": STARTER_CPP,
+            "go": STARTER_GO,
+        },
         follow_ups=FOLLOW_UPS,
-        languages=["python", "javascript"],
+        languages=["python", "javascript", "cpp", "go"],
         io="function",
         entrypoint="run",
     )

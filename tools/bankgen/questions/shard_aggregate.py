@@ -155,6 +155,40 @@ function aggregate(shards, k, reducers) {
 module.exports = { aggregate };
 """
 
+STARTER_CPP = """\
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+using json = nlohmann::json;
+using Record = std::pair<std::string, long long>;  // [key, value]
+
+// The JSON arguments convert to these parameter types (nlohmann::json); return anything
+// nlohmann::json holds: numbers, strings, std::vector, std::map, json itself.
+json aggregate(const std::vector<std::vector<Record>>& shards, int k, int reducers) {
+  return {{"records", 0}, {"distinct", 0}, {"top", json::array()},
+          {"loads", std::vector<long long>(reducers, 0)}, {"hot", json::array()},
+          {"salted_loads", std::vector<long long>(reducers, 0)}};
+}
+"""
+
+STARTER_GO = """\
+package main
+
+// The JSON arguments decode into these parameter types (encoding/json; a JSON number
+// in an interface{} is a float64); the return value is encoded back to JSON.
+// A record [key, value] arrives as []interface{}{string, float64}.
+func aggregate(shards [][][]interface{}, k int, reducers int) map[string]interface{} {
+\treturn map[string]interface{}{
+\t\t"records": 0, "distinct": 0, "top": []interface{}{},
+\t\t"loads": make([]int, reducers), "hot": []string{},
+\t\t"salted_loads": make([]int, reducers),
+\t}
+}
+"""
+
 FOLLOW_UPS = [
     {
         "prompt": (
@@ -199,9 +233,14 @@ def spec() -> QuestionSpec:
                 _hidden(),
             )
         ],
-        starter={"python": STARTER_PY, "javascript": STARTER_JS},
+        starter={
+            "python": STARTER_PY,
+            "javascript": STARTER_JS,
+            "cpp": STARTER_CPP,
+            "go": STARTER_GO,
+        },
         follow_ups=FOLLOW_UPS,
-        languages=["python", "javascript"],
+        languages=["python", "javascript", "cpp", "go"],
         io="function",
         entrypoint="aggregate",
     )

@@ -65,6 +65,32 @@ function top_k(tokens, k) {
 module.exports = { top_k };
 """
 
+STARTER_CPP = """\
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+using json = nlohmann::json;
+
+// The JSON arguments convert to these parameter types (nlohmann::json); return anything
+// nlohmann::json holds: numbers, strings, std::vector, std::map, json itself.
+json top_k(const std::vector<std::string>& tokens, int k) {
+  json pairs = json::array();  // [[token, count], ...]
+  return pairs;
+}
+"""
+
+STARTER_GO = """\
+package main
+
+// The JSON arguments decode into these parameter types (encoding/json; a JSON number
+// in an interface{} is a float64); the return value is encoded back to JSON.
+func top_k(tokens []string, k int) [][]interface{} {
+\treturn [][]interface{}{} // [[token, count], ...]
+}
+"""
+
 FOLLOW_UPS = [
     {
         "prompt": (
@@ -111,9 +137,14 @@ def spec() -> QuestionSpec:
                 _hidden(),
             )
         ],
-        starter={"python": STARTER_PY, "javascript": STARTER_JS},
+        starter={
+            "python": STARTER_PY,
+            "javascript": STARTER_JS,
+            "cpp": STARTER_CPP,
+            "go": STARTER_GO,
+        },
         follow_ups=FOLLOW_UPS,
-        languages=["python", "javascript"],
+        languages=["python", "javascript", "cpp", "go"],
         io="function",
         entrypoint="top_k",
     )

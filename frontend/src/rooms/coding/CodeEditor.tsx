@@ -35,7 +35,9 @@ export async function loadLanguage(language: string): Promise<Extension> {
       return (await import("@codemirror/lang-javascript")).javascript();
     case "cpp":
       return (await import("@codemirror/lang-cpp")).cpp();
-    default: // e.g. go: plain text (no Go mode among the dependencies yet)
+    case "go":
+      return (await import("@codemirror/lang-go")).go();
+    default: // a language this build has no mode for: plain text
       return [];
   }
 }
