@@ -187,7 +187,11 @@ class PasswordChangeApi(PracticeApi):
 class AccountSettingsOutSerializer(serializers.Serializer):
     email = serializers.CharField()
     time_zone = serializers.CharField(help_text='IANA zone; "" means the browser\'s own.')
-    language = serializers.ChoiceField(choices=AccountProfile.Language.choices)
+    language = serializers.ChoiceField(
+        choices=AccountProfile.Language.choices,
+        allow_blank=True,
+        help_text='"" until the person chooses: the browser\'s language applies.',
+    )
     email_verified = serializers.BooleanField()
     email_verification = serializers.ChoiceField(
         choices=["none", "optional", "mandatory"],
@@ -198,8 +202,9 @@ class AccountSettingsOutSerializer(serializers.Serializer):
 class AccountSettingsInputSerializer(StrictSerializer):
     email = StrictCharField(max_length=254, required=False, allow_blank=True)
     time_zone = StrictCharField(max_length=64, required=False, allow_blank=True)
-    # Any string: the service says which languages exist, with its own code.
-    language = StrictCharField(max_length=16, required=False)
+    # Any string: the service says which languages exist, with its own code; "" forgets
+    # the choice (the browser's language applies again).
+    language = StrictCharField(max_length=16, required=False, allow_blank=True)
 
 
 def _settings_body(user, profile: AccountProfile) -> dict:

@@ -10,6 +10,8 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from interviews import i18n
+
 from .parsers import LimitedJSONParser
 
 logger = logging.getLogger(__name__)
@@ -95,3 +97,9 @@ class PracticeApi(APIView):
     become responses in the one exception handler (errors.py)."""
 
     parser_classes = [LimitedJSONParser]
+
+    def perform_authentication(self, request) -> None:
+        super().perform_authentication(request)
+        # Once authenticated, before permissions and throttles can refuse: a token's user
+        # has a saved language the middleware (which sees only sessions) could not read.
+        i18n.activate(i18n.request_language(request))

@@ -55,7 +55,8 @@ def account_settings_update(
     if time_zone is not None:
         profile.time_zone = _valid_zone(time_zone)
     if language is not None:
-        if language not in AccountProfile.Language.values:
+        # "": no choice any more, the browser's language applies again.
+        if language and language not in AccountProfile.Language.values:
             raise InvalidInput(
                 "Not a language Mockloop offers.",
                 errors={
@@ -65,4 +66,6 @@ def account_settings_update(
             )
         profile.language = language
     profile.save()
+    # The caller's user object reads the new language from now on (interviews/i18n.py).
+    user.account_profile = profile
     return profile
