@@ -9,6 +9,7 @@ from hmac import compare_digest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
@@ -67,12 +68,12 @@ class TokenAuthentication(KnoxTokenAuthentication):
             auth_token = token_with_user(token.decode("utf-8", "replace"))
         except TokenExpired:
             raise exceptions.AuthenticationFailed(
-                "The token has expired; sign in again.", code="token_expired"
+                _("The token has expired; sign in again."), code="token_expired"
             ) from None
         if auth_token is None:
-            raise exceptions.AuthenticationFailed("Invalid token.")
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         if not auth_token.user.is_active:
-            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return (auth_token.user, auth_token)
 
 

@@ -72,10 +72,11 @@ def user_language(user: Any) -> str:
     return profile.language if profile is not None else ""
 
 
-def recipient_language(user: Any) -> str:
-    """The language of a mail to this person: their saved choice, else English (a mail has
-    no browser to ask)."""
-    return user_language(user) or DEFAULT_LANGUAGE
+def recipient_language(user: Any, *, fallback: str | None = None) -> str:
+    """The language of a mail to this person: their saved choice, else `fallback` (the
+    language of the request that made the mail, when the recipient made it themselves:
+    signing up, asking for a reset), else English (a mail has no browser to ask)."""
+    return user_language(user) or fallback or DEFAULT_LANGUAGE
 
 
 def accept_language(header: str) -> str | None:
@@ -90,15 +91,21 @@ def accept_language(header: str) -> str | None:
 def request_language(request: Any) -> str:
     """The language of a request, by the contract: `?lang=` if given (and one we speak),
     else the signed-in user's saved preference, else the first of Accept-Language we
-    speak, else English. Takes a Django HttpRequest or a DRF Request; returns the API's
-    tag (`en`, `zh-Hans`, `zh-Hant`)."""
+    speak, else English. Takes a Django HttpRequest or a DRF Request (call it once the
+    user is authenticated); returns the API's tag (`en`, `zh-Hans`, `zh-Hant`)."""
+    return (
+        _query_language(request)
+        or user_language(getattr(request, "user", None))
+        or _header_language(request)
+    )
+
+
+def _query_language(request: Any) -> str | None:
     query = getattr(request, "GET", None) or {}
-    language = supported_language(query.get(QUERY_PARAMETER))
-    if language:
-        return language
-    language = user_language(getattr(request, "user", None))
-    if language:
-        return language
+    return supported_language(query.get(QUERY_PARAMETER))
+
+
+def _header_language(request: Any) -> str:
     headers = getattr(request, "headers", None) or {}
     return accept_language(headers.get("Accept-Language", "")) or DEFAULT_LANGUAGE
 
@@ -108,31 +115,41 @@ def activate(language: str) -> None:
     translation.activate(to_django(language))
 
 
+def activate_for(request: Any) -> str:
+    """Activate the request's language by the whole contract (the user's saved preference
+    included); returns it."""
+    language = request_language(request)
+    activate(language)
+    return language
+
+
 def active_language() -> str:
     """The API tag of the language gettext answers in now."""
     return from_django(translation.get_language())
 
 
 @contextmanager
-def language_of(user: Any) -> Iterator[str]:
-    """Render something (a mail, a calendar invite) in the recipient's language."""
-    language = recipient_language(user)
+def language_of(user: Any, *, fallback: str | None = None) -> Iterator[str]:
+    """Render something (a mail, a calendar invite) in the recipient's language; each
+    recipient separately (a coach and a candidate may read different ones)."""
+    language = recipient_language(user, fallback=fallback)
     with translation.override(to_django(language)):
         yield language
 
 
 class LanguageMiddleware:
-    """Activates the request's language (`request_language`) for the view, says which it
-    was in `Content-Language`, and deactivates it after, so nothing that runs later in the
-    same thread (a test, a task) inherits it. Placed after AuthenticationMiddleware: a
-    session's user is known here; the API view re-picks once a token has authenticated
-    (interviews/api/base.py)."""
+    """Activates the language `?lang=` or Accept-Language asks for, says which one answered
+    in `Content-Language`, and deactivates it after, so nothing that runs later in the same
+    thread (a test, a task) inherits it. It reads no user (the SPA's page and the static
+    files need no database): the views that speak call `activate_for(request)` once the
+    user is known — every API view (interviews/api/base.py, after token or session
+    authentication) and the printable report."""
 
     def __init__(self, get_response: Any):
         self.get_response = get_response
 
     def __call__(self, request: Any) -> Any:
-        activate(request_language(request))
+        activate(_query_language(request) or _header_language(request))
         try:
             response = self.get_response(request)
             response.headers.setdefault("Content-Language", active_language())

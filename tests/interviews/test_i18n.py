@@ -108,12 +108,13 @@ def test_a_token_users_saved_language_applies():
     assert response["Content-Language"] == "zh-Hant"
 
 
-def test_a_session_users_saved_language_applies_outside_the_api_too():
+def test_pages_that_say_nothing_of_their_own_read_no_user():
+    """The middleware goes by ?lang= and the header; views that speak re-pick."""
     user = UserFactory()
     account_settings_update(actor=user, user=user, language="zh-Hans")
     client = Client()
     client.force_login(user)
-    assert client.get("/healthz", HTTP_ACCEPT_LANGUAGE="en")["Content-Language"] == "zh-Hans"
+    assert client.get("/healthz", HTTP_ACCEPT_LANGUAGE="zh-TW")["Content-Language"] == "zh-Hant"
 
 
 def test_the_language_does_not_outlive_the_request():
