@@ -108,12 +108,14 @@ def test_a_token_users_saved_language_applies():
     assert response["Content-Language"] == "zh-Hant"
 
 
-def test_pages_that_say_nothing_of_their_own_read_no_user():
-    """The middleware goes by ?lang= and the header; views that speak re-pick."""
-    user = UserFactory()
-    account_settings_update(actor=user, user=user, language="zh-Hans")
+def test_a_session_users_saved_language_applies_to_the_printable_report(world):
+    account_settings_update(actor=world.owner, user=world.owner, language="zh-Hans")
     client = Client()
-    client.force_login(user)
+    client.force_login(world.owner)
+    response = client.get(f"/loops/{world.loop.pk}/report.html", HTTP_ACCEPT_LANGUAGE="en")
+    assert response["Content-Language"] == "zh-Hans"
+    assert "环节" in response.content.decode()
+    # Pages that say nothing of their own read no user: the header decides.
     assert client.get("/healthz", HTTP_ACCEPT_LANGUAGE="zh-TW")["Content-Language"] == "zh-Hant"
 
 
