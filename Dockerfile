@@ -15,6 +15,14 @@ RUN npm ci --no-audit --no-fund
 COPY frontend/ ./
 RUN npm run build
 
+# The server's translations: .po in the repository, .mo compiled here (build outputs).
+FROM ${BASE_IMAGE} AS catalogues
+RUN apt-get update && apt-get install -y --no-install-recommends gettext \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY locale/ locale/
+RUN for po in locale/*/LC_MESSAGES/*.po; do msgfmt --check-format -o "${po%.po}.mo" "$po"; done
+
 FROM ${BASE_IMAGE} AS app
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     MOCKLOOP_VAR_DIR=/var/lib/mockloop STATIC_ROOT=/srv/static
@@ -30,6 +38,7 @@ RUN pip install --no-cache-dir . \
  && useradd --system --uid 10100 --home-dir /var/lib/mockloop mockloop \
  && mkdir -p /var/lib/mockloop /srv/static && chown mockloop /var/lib/mockloop
 COPY --from=frontend /src/frontend/dist frontend/dist
+COPY --from=catalogues /src/locale locale/
 RUN SECRET_KEY=build-only python manage.py collectstatic --noinput -v0
 USER mockloop
 EXPOSE 8000

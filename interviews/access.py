@@ -28,6 +28,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from interviews.models import Booking, CoachSlot, Stage
 from interviews.roles import CANDIDATE, COACH, role_of
@@ -69,15 +70,16 @@ def stage_is_visible_to(user: AnyUser | None, stage: Stage) -> bool:
 def access_stage(user: AnyUser | None, stage: Stage) -> Stage:
     """The stage, if the user may see it; else NotFound (as if it did not exist)."""
     if not stage_is_visible_to(user, stage):
-        raise NotFound("Stage not found.")
+        raise NotFound(_("Stage not found."))
     return stage
 
 
-def access_stage_as_candidate(user: AnyUser | None, stage: Stage, *, doing: str) -> Stage:
+def access_stage_as_candidate(user: AnyUser | None, stage: Stage, *, refusal: str) -> Stage:
     """Only the stage's own candidate (answers, review comments, documents, integrity
-    signals): a coach watches, never types. `doing` completes "Only the stage's candidate …"."""
+    signals): a coach watches, never types. `refusal` is the whole translated sentence
+    ("Only the stage's candidate submits code."): translators see sentences, not pieces."""
     if user is None or not is_stage_owner(user, stage):
-        raise NotAllowed(f"Only the stage's candidate {doing}.")
+        raise NotAllowed(refusal)
     return stage
 
 
@@ -87,21 +89,23 @@ def access_stage_document_edit(user: AnyUser | None, stage: Stage, *, name: str)
     others: the code and the design notes are the candidate's answer."""
     if isinstance(name, str) and name.startswith("scene:") and can_act_as_coach(user, stage):
         return stage
-    return access_stage_as_candidate(user, stage, doing="edits the stage's documents")
+    return access_stage_as_candidate(
+        user, stage, refusal=_("Only the stage's candidate edits the stage's documents.")
+    )
 
 
-def access_stage_as_coach(user: AnyUser | None, stage: Stage, *, doing: str) -> Stage:
+def access_stage_as_coach(user: AnyUser | None, stage: Stage, *, refusal: str) -> Stage:
     """Only the stage's assigned coach or an admin (follow-ups, notes, scorecards, the
     clock controls, review-match rulings)."""
     if not can_act_as_coach(user, stage):
-        raise NotAllowed(f"Only the stage's coach or an admin {doing}.")
+        raise NotAllowed(refusal)
     return stage
 
 
-def access_stage_clock(user: AnyUser | None, stage: Stage, *, doing: str) -> Stage:
+def access_stage_clock(user: AnyUser | None, stage: Stage, *, refusal: str) -> Stage:
     """Starting and finishing: the candidate, the stage's coach or an admin."""
     if user is None or not can_drive_stage(user, stage):
-        raise NotAllowed(f"Only the candidate, the stage's coach or an admin {doing}.")
+        raise NotAllowed(refusal)
     return stage
 
 
@@ -113,16 +117,20 @@ def access_stage_start(
     claimed it, or without one by choosing `solo` (only the candidate chooses that, and
     only while no coach has claimed it). A booked stage: its candidate not before the booked
     time, and solo despite the claim once the coach has missed it (`booking_coach_missed`)."""
-    access_stage_clock(user, stage, doing="start the clock")
+    access_stage_clock(
+        user, stage, refusal=_("Only the candidate, the stage's coach or an admin start the clock.")
+    )
     if solo and not is_stage_owner(user, stage):
-        raise NotAllowed("Only the stage's candidate chooses to continue solo.")
+        raise NotAllowed(_("Only the stage's candidate chooses to continue solo."))
     booking = stage_active_booking(stage) if stage.coach_id is not None else None
     if booking is not None and not can_act_as_coach(user, stage):
         now = now or timezone.now()
         if now < booking.starts_at:
             raise StateConflict(
-                "This stage is booked: its clock starts at the booked time, or when your "
-                "coach starts it.",
+                _(
+                    "This stage is booked: its clock starts at the booked time, or when your "
+                    "coach starts it."
+                ),
                 errors={"starts_at": booking.starts_at.isoformat()},
                 code="booking_not_started",
             )
@@ -130,13 +138,15 @@ def access_stage_start(
             return stage
     if solo and stage.coach_id is not None:
         raise StateConflict(
-            "A coach has claimed this stage; start it together with your coach.",
+            _("A coach has claimed this stage; start it together with your coach."),
             code="coach_claimed",
         )
     if stage_waits_for_coach(stage) and not solo and not is_admin(user):
         raise StateConflict(
-            "No coach has claimed this stage yet: wait for your coach, or continue solo "
-            "(the scripted interviewer takes over).",
+            _(
+                "No coach has claimed this stage yet: wait for your coach, or continue solo "
+                "(the scripted interviewer takes over)."
+            ),
             code="coach_not_claimed",
         )
     return stage
@@ -145,7 +155,7 @@ def access_stage_start(
 def access_loop_start(user: AnyUser | None) -> None:
     """Loops are the candidates' own: coaches and admins do not start them."""
     if role_of(user) != CANDIDATE:
-        raise NotAllowed("Only candidates start loops.")
+        raise NotAllowed(_("Only candidates start loops."))
 
 
 def access_plan_follow(user: AnyUser | None) -> None:
@@ -156,27 +166,27 @@ def access_plan_follow(user: AnyUser | None) -> None:
 
 def access_coach_queue(user: AnyUser | None) -> None:
     if not can_use_coach_queue(user):
-        raise NotAllowed("Only coaches and admins see the coach queue.")
+        raise NotAllowed(_("Only coaches and admins see the coach queue."))
 
 
 def access_stage_claim(user: AnyUser | None, stage: Stage) -> Stage:
     """Who may claim (coaches and admins), and which stages: one in the queue, or one the
     caller has already (a no-op). Taken, finished, solo or never put up → 409."""
     if not can_use_coach_queue(user):
-        raise NotAllowed("Only coaches claim stages.")
+        raise NotAllowed(_("Only coaches claim stages."))
     if stage.coach_id == user.pk:
         return stage
     if stage.coach_id is not None:
-        raise StateConflict("Another coach has already claimed this stage.", code="stage_taken")
+        raise StateConflict(_("Another coach has already claimed this stage."), code="stage_taken")
     if stage.status == Stage.Status.DONE:
-        raise StateConflict("This stage is finished.", code="stage_finished")
+        raise StateConflict(_("This stage is finished."), code="stage_finished")
     if stage_went_solo(stage):
         raise StateConflict(
-            "The candidate continued this stage solo, with the scripted interviewer.",
+            _("The candidate continued this stage solo, with the scripted interviewer."),
             code="stage_solo",
         )
     if not stage.coach_requested:
-        raise StateConflict("This stage did not ask for a coach.", code="coach_not_requested")
+        raise StateConflict(_("This stage did not ask for a coach."), code="coach_not_requested")
     return stage
 
 
@@ -186,16 +196,16 @@ def access_stage_shadow(user: AnyUser | None, stage: Stage) -> Stage:
     — a candidate of another loop included — is told it does not exist (404); the stage's
     own coach and candidate are in the room already."""
     if user is None or not user.is_authenticated:
-        raise NotFound("Stage not found.")
+        raise NotFound(_("Stage not found."))
     if stage.coach_id == user.pk or stage.loop.candidate_id == user.pk:
-        raise StateConflict("You are in this interview already.", code="shadow_own_stage")
+        raise StateConflict(_("You are in this interview already."), code="shadow_own_stage")
     if not can_shadow(user):
-        raise NotFound("Stage not found.")
+        raise NotFound(_("Stage not found."))
     if stage.status == Stage.Status.DONE:
-        raise StateConflict("This stage is finished.", code="stage_finished")
+        raise StateConflict(_("This stage is finished."), code="stage_finished")
     if stage.coach_id is None and not stage.coach_requested:
         raise StateConflict(
-            "This stage has no coach: there is no interview to shadow.", code="stage_not_coached"
+            _("This stage has no coach: there is no interview to shadow."), code="stage_not_coached"
         )
     return stage
 
@@ -203,7 +213,7 @@ def access_stage_shadow(user: AnyUser | None, stage: Stage) -> Stage:
 def access_call_relay(user: AnyUser | None) -> None:
     """The call relay (TURN) is for signed-in, active users: its credentials name them."""
     if user is None or not user.is_authenticated or not user.is_active:
-        raise NotAllowed("Sign in to join a call.")
+        raise NotAllowed(_("Sign in to join a call."))
 
 
 def access_review_score(user: AnyUser | None, stage: Stage) -> Stage:
@@ -211,7 +221,7 @@ def access_review_score(user: AnyUser | None, stage: Stage) -> Stage:
     access_stage(user, stage)
     if not can_see_review_score(user, stage):
         raise StateConflict(
-            "The review score is shown once the stage is finished.", code="stage_not_finished"
+            _("The review score is shown once the stage is finished."), code="stage_not_finished"
         )
     return stage
 
@@ -220,10 +230,10 @@ def access_deep_dive_feedback(user: AnyUser | None, stage: Stage) -> Stage:
     access_stage(user, stage)
     spec = stage_kind_get(stage.kind)
     if spec is None or not spec.deep_dive_feedback:
-        raise NotFound("This stage is not a project deep dive.")
+        raise NotFound(_("This stage is not a project deep dive."))
     if not (can_act_as_coach(user, stage) or stage.status == Stage.Status.DONE):
         raise StateConflict(
-            "Deep-dive feedback is shown once the stage is finished.", code="stage_not_finished"
+            _("Deep-dive feedback is shown once the stage is finished."), code="stage_not_finished"
         )
     return stage
 
@@ -236,7 +246,7 @@ def access_scorecard(user: AnyUser | None, stage: Stage) -> Literal["coach", "ca
         return "coach"
     if stage.status != Stage.Status.DONE:
         raise StateConflict(
-            "The scorecard is shown once the stage is finished.", code="stage_not_finished"
+            _("The scorecard is shown once the stage is finished."), code="stage_not_finished"
         )
     return "candidate"
 
@@ -247,7 +257,7 @@ def access_model_answers(user: AnyUser | None, stage: Stage) -> Stage:
     access_stage(user, stage)
     if not (can_act_as_coach(user, stage) or stage.status == Stage.Status.DONE):
         raise StateConflict(
-            "Model answers are shown once the stage is finished.", code="stage_not_finished"
+            _("Model answers are shown once the stage is finished."), code="stage_not_finished"
         )
     return stage
 
@@ -258,38 +268,38 @@ def access_model_answers(user: AnyUser | None, stage: Stage) -> Stage:
 def access_slot_publish(user: AnyUser | None) -> None:
     """Availability is a coach's own: admins and candidates do not publish slots."""
     if role_of(user) != COACH:
-        raise NotAllowed("Only coaches publish availability.")
+        raise NotAllowed(_("Only coaches publish availability."))
 
 
 def access_slot_edit(user: AnyUser | None, slot: CoachSlot) -> CoachSlot:
     """A slot is changed or withdrawn by its coach (or an admin)."""
     if user is None or not (slot.coach_id == user.pk or is_admin(user)):
-        raise NotAllowed("Only the slot's coach or an admin changes it.")
+        raise NotAllowed(_("Only the slot's coach or an admin changes it."))
     return slot
 
 
 def access_booking_create(user: AnyUser | None, stage: Stage) -> Stage:
     """Only the loop's candidate books a session for one of its stages."""
     if user is None or not is_stage_owner(user, stage):
-        raise NotAllowed("Only the loop's candidate books a session for its stages.")
+        raise NotAllowed(_("Only the loop's candidate books a session for its stages."))
     return stage
 
 
-def access_booking_change(user: AnyUser | None, booking: Booking, *, doing: str) -> Booking:
+def access_booking_change(user: AnyUser | None, booking: Booking, *, refusal: str) -> Booking:
     """Cancel and reschedule: the booking's candidate, its coach, or an admin."""
     if user is None or not user.is_authenticated:
-        raise NotAllowed(f"Only the booking's candidate, its coach or an admin {doing}.")
+        raise NotAllowed(refusal)
     if user.pk in (booking.candidate_id, booking.coach_id) or is_admin(user):
         return booking
-    raise NotAllowed(f"Only the booking's candidate, its coach or an admin {doing}.")
+    raise NotAllowed(refusal)
 
 
-def access_recording_consent(user: AnyUser | None, stage: Stage, *, doing: str) -> Stage:
+def access_recording_consent(user: AnyUser | None, stage: Stage, *, refusal: str) -> Stage:
     """Recording a round's call: only its participants who speak in it — the candidate, the
     stage's coach or an admin — propose, agree, decline or stop (a stranger gets 404)."""
     access_stage(user, stage)
     if user is None or not can_drive_stage(user, stage):
-        raise NotAllowed(f"Only the candidate, the stage's coach or an admin {doing}.")
+        raise NotAllowed(refusal)
     return stage
 
 
@@ -299,8 +309,8 @@ def access_recording_audio(user: AnyUser | None, stage: Stage) -> Stage:
     return access_stage(user, stage)
 
 
-def access_own_account(user: AnyUser | None, account: AnyUser, *, doing: str) -> None:
+def access_own_account(user: AnyUser | None, account: AnyUser, *, refusal: str) -> None:
     """Settings, password, export and deletion: a person's own account only (an admin acts
-    on others in the Django admin). `doing` completes "You may … only your own account"."""
+    on others in the Django admin). `refusal`: e.g. "You may export only your own account."."""
     if user is None or not user.is_authenticated or user.pk != account.pk:
-        raise NotAllowed(f"You may {doing} only your own account.", code="not_own_account")
+        raise NotAllowed(refusal, code="not_own_account")

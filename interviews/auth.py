@@ -1,7 +1,7 @@
 """Authentication that loads the user's role with the user (see `roles.with_coach_flag`):
 API tokens (django-rest-knox: one per login, stored as a digest, with an expiry), Django's
 session backend, the websocket's `?token=` and the room's access re-check, each one query
-instead of two."""
+instead of two. The account profile (the saved language) comes in the same query."""
 
 import binascii
 from hmac import compare_digest
@@ -9,6 +9,7 @@ from hmac import compare_digest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
@@ -35,7 +36,9 @@ def token_with_user(key: str):
         digest = hash_token(key)
     except (TypeError, ValueError, binascii.Error):
         return None
-    rows = with_coach_flag(AuthToken.objects.select_related("user"), "user_id")
+    rows = with_coach_flag(
+        AuthToken.objects.select_related("user", "user__account_profile"), "user_id"
+    )
     for token in rows.filter(token_key=key[: CONSTANTS.TOKEN_KEY_LENGTH]):
         if not compare_digest(digest, token.digest):
             continue
@@ -49,7 +52,8 @@ def token_with_user(key: str):
 
 def user_with_role(user_id):
     """The user `user_id` with their role remembered; None if there is none."""
-    user = with_coach_flag(get_user_model()._default_manager.all()).filter(pk=user_id).first()
+    users = get_user_model()._default_manager.select_related("account_profile")
+    user = with_coach_flag(users).filter(pk=user_id).first()
     if user is not None:
         remember_role(user, user.user_is_coach)
     return user
@@ -64,12 +68,12 @@ class TokenAuthentication(KnoxTokenAuthentication):
             auth_token = token_with_user(token.decode("utf-8", "replace"))
         except TokenExpired:
             raise exceptions.AuthenticationFailed(
-                "The token has expired; sign in again.", code="token_expired"
+                _("The token has expired; sign in again."), code="token_expired"
             ) from None
         if auth_token is None:
-            raise exceptions.AuthenticationFailed("Invalid token.")
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         if not auth_token.user.is_active:
-            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         return (auth_token.user, auth_token)
 
 

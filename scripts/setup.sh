@@ -3,8 +3,10 @@
 # when its inputs are unchanged since the last run (digests in var/stamps/):
 #
 #   system    Debian packages (when root): redis-server, docker.io, chromium, debootstrap,
+#             gettext,
 #             postgresql (only with MOCKLOOP_POSTGRES=1 or a postgres DATABASE_URL)
 #   python    .venv + `pip install -e '.[dev]'` (again only when pyproject.toml changes)
+#   catalogues the server's translations: locale/*/LC_MESSAGES/*.po → .mo (GNU msgfmt)
 #   frontend  `npm ci` (when package-lock.json changes) + `npm run build` (when sources do)
 #   docker    a reachable Docker engine; starts dockerd in the background when root
 #   django    migrate, sandbox runner images, import the shipped bank, demo users
@@ -26,6 +28,7 @@ step_system() {
   have dockerd || need+=(docker.io)
   have chromium || need+=(chromium)
   have debootstrap || need+=(debootstrap)
+  have msgfmt || need+=(gettext)
   have docker-compose || need+=(docker-compose)
   if is_debian && ! have_deb fonts-liberation; then need+=(fonts-liberation); fi
   if wants_postgres && ! have pg_ctlcluster; then need+=(postgresql); fi
@@ -97,6 +100,25 @@ step_frontend() {
     "$PY" -m whitenoise.compress -q frontend/dist
     stamp_write frontend-build "$src_key"
   fi
+}
+
+step_catalogues() {
+  # The digest covers the .po and the .mo files: an edited catalogue or a lost .mo recompiles.
+  if stamp_matches catalogues "$(digest_tree locale)"; then
+    ok "translation catalogues up to date"
+    return
+  fi
+  if ! have msgfmt; then
+    [[ "$MODE" == test ]] && die "msgfmt is missing (Debian: apt-get install gettext)"
+    warn "msgfmt is missing (Debian: apt-get install gettext): the server answers in English"
+    return
+  fi
+  local po
+  for po in locale/*/LC_MESSAGES/*.po; do
+    msgfmt --check-format -o "${po%.po}.mo" "$po"
+  done
+  stamp_write catalogues "$(digest_tree locale)"
+  ok "translation catalogues compiled"
 }
 
 docker_ok() { have docker && timeout 20 docker info >/dev/null 2>&1; }
@@ -188,7 +210,7 @@ step_django() {
 
 main() {
   local steps=("$@") start step
-  ((${#steps[@]})) || steps=(system python frontend docker django)
+  ((${#steps[@]})) || steps=(system python catalogues frontend docker django)
   start="$(now)"
   for step in "${steps[@]}"; do
     declare -F "step_$step" >/dev/null || die "unknown set-up step: $step"

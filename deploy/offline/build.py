@@ -11,8 +11,9 @@ recipe, the rootfs tarballs and downloaded .debs cached under ``MOCKLOOP_SANDBOX
 - ``mockloop-offline-coturn:<hash>`` — Debian's ``coturn`` with ``deploy/coturn/``'s files;
 - ``mockloop-offline-app:<hash>`` — Debian's python3 base (imported once), then a
   ``docker build`` layer (``app.Dockerfile``): a virtualenv of wheels fetched from PyPI on
-  the host, the project, the frontend built on the host, collectstatic. Its hash covers
-  every file it copies, so a code change rebuilds only this layer (seconds).
+  the host, the project, the frontend and the translation catalogues built on the host,
+  collectstatic. Its hash covers every file it copies, so a code change rebuilds only this
+  layer (seconds).
 
 Each is also tagged ``:latest``, which ``docker-compose.offline.yml`` runs unless
 MOCKLOOP_OFFLINE_{APP,POSTGRES,REDIS,COTURN}_IMAGE name exact tags. Older tags are left alone.
@@ -42,7 +43,9 @@ PROJECT_DIR = OFFLINE_DIR.parent.parent
 RECIPE_VERSION = "1"
 # What ../../Dockerfile copies into the image (tools/, tests/ and bench/ stay out).
 APP_SOURCES = ("pyproject.toml", "README.md", "manage.py", "mockloop", "interviews", "sandbox")
-APP_DATA = ("bank", "frontend/dist")
+# Made on the host by `make setup`: the frontend build and the compiled catalogues (the
+# .mo beside each .po in locale/).
+APP_DATA = ("bank", "frontend/dist", "locale")
 # setuptools for the project's own install inside the image (the build needs >= 69;
 # bookworm's venv ships 66), so that step needs no index either.
 BUILD_REQUIREMENTS = ("setuptools>=69", "wheel")

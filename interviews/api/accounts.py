@@ -4,6 +4,8 @@ verification."""
 from django.contrib.auth import authenticate, login, logout, update_session_auth_hash
 from django.urls import path
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -48,7 +50,9 @@ class DetailOutSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
-EMAIL_CONFIRM_SENT = "Account created. Open the link we mailed you to confirm it, then sign in."
+EMAIL_CONFIRM_SENT = gettext_lazy(
+    "Account created. Open the link we mailed you to confirm it, then sign in."
+)
 
 
 class SignupInputSerializer(StrictSerializer):
@@ -105,7 +109,9 @@ class LoginApi(PracticeApi):
         credentials["username"] = username_normalise(credentials["username"])
         user = authenticate(request._request, **credentials)
         if user is None:
-            raise serializers.ValidationError({"non_field_errors": ["Wrong username or password."]})
+            raise serializers.ValidationError(
+                {"non_field_errors": [_("Wrong username or password.")]}
+            )
         login_allowed_check(user)
         login(request._request, user)
         token = auth_token_issue(user=user)
@@ -187,7 +193,11 @@ class PasswordChangeApi(PracticeApi):
 class AccountSettingsOutSerializer(serializers.Serializer):
     email = serializers.CharField()
     time_zone = serializers.CharField(help_text='IANA zone; "" means the browser\'s own.')
-    language = serializers.ChoiceField(choices=AccountProfile.Language.choices)
+    language = serializers.ChoiceField(
+        choices=AccountProfile.Language.choices,
+        allow_blank=True,
+        help_text='"" until the person chooses: the browser\'s language applies.',
+    )
     email_verified = serializers.BooleanField()
     email_verification = serializers.ChoiceField(
         choices=["none", "optional", "mandatory"],
@@ -198,8 +208,9 @@ class AccountSettingsOutSerializer(serializers.Serializer):
 class AccountSettingsInputSerializer(StrictSerializer):
     email = StrictCharField(max_length=254, required=False, allow_blank=True)
     time_zone = StrictCharField(max_length=64, required=False, allow_blank=True)
-    # Any string: the service says which languages exist, with its own code.
-    language = StrictCharField(max_length=16, required=False)
+    # Any string: the service says which languages exist, with its own code; "" forgets
+    # the choice (the browser's language applies again).
+    language = StrictCharField(max_length=16, required=False, allow_blank=True)
 
 
 def _settings_body(user, profile: AccountProfile) -> dict:
@@ -238,7 +249,7 @@ class PasswordResetInputSerializer(StrictSerializer):
 
 
 #: The one answer to a reset request, whether or not an account has the address.
-PASSWORD_RESET_SENT = (
+PASSWORD_RESET_SENT = gettext_lazy(
     "If an account has this address, a mail with a link to reset its password is on its way."
 )
 
@@ -352,7 +363,7 @@ class EmailVerifyApi(PracticeApi):
 
 
 #: The one answer to a resend request, whether or not an account has the address.
-EMAIL_CONFIRM_RESENT = (
+EMAIL_CONFIRM_RESENT = gettext_lazy(
     "If an account with this address still needs confirming, a new link is on its way."
 )
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers
@@ -63,7 +64,7 @@ def _decode(raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise exceptions.ParseError("The bank file is not UTF-8 text.") from exc
+        raise exceptions.ParseError(_("The bank file is not UTF-8 text.")) from exc
 
 
 class BankJSONParser(BaseParser):
@@ -73,7 +74,7 @@ class BankJSONParser(BaseParser):
         try:
             return json.loads(_decode(_read_capped(stream)))
         except ValueError as exc:
-            raise exceptions.ParseError(f"JSON parse error - {exc}") from exc
+            raise exceptions.ParseError(_("JSON parse error - %(error)s") % {"error": exc}) from exc
 
 
 class BankYamlParser(BaseParser):
@@ -105,7 +106,7 @@ class BankMultiPartParser(MultiPartParser):
         parsed = super().parse(stream, media_type, parser_context)
         upload = parsed.files.get("file")
         if upload is None:
-            raise exceptions.ParseError("Upload the bank file as the form field `file`.")
+            raise exceptions.ParseError(_("Upload the bank file as the form field `file`."))
         if upload.size > BANK_MAX_BYTES:
             raise PayloadTooLarge(f"The bank file is over {BANK_MAX_BYTES // (1024 * 1024)} MiB.")
         data: dict[str, Any] = {"yaml": _decode(upload.read()), "file_name": upload.name}
@@ -123,7 +124,7 @@ class BankImportInputSerializer(StrictSerializer):
     def validate(self, data: dict) -> dict:
         if ("yaml" in data) == ("bank" in data):
             raise serializers.ValidationError(
-                {"non_field_errors": ["Give the bank as `yaml` (text) or as `bank` (a dict)."]}
+                {"non_field_errors": [_("Give the bank as `yaml` (text) or as `bank` (a dict).")]}
             )
         return data
 
@@ -136,7 +137,7 @@ def _flag(value: str | None) -> bool | None:
         return True
     if lowered in ("0", "false", "no", "off"):
         return False
-    raise serializers.ValidationError({"verify": ["Use 1/true or 0/false."]})
+    raise serializers.ValidationError({"verify": [_("Use 1/true or 0/false.")]})
 
 
 def _question_row(question) -> dict:
@@ -152,7 +153,7 @@ def _question_row(question) -> dict:
 
 def _result(result: BankImportResult) -> dict:
     return {
-        "detail": "Imported.",
+        "detail": _("Imported."),
         "summary": result.summary(),
         "questions": {
             "created": [_question_row(q) for q in result.created],
@@ -288,7 +289,12 @@ class BankExportApi(PracticeApi):
             unknown = sorted(wanted - set(SECTIONS))
             if unknown:
                 raise serializers.ValidationError(
-                    {"only": [f"Unknown section(s): {', '.join(unknown)}."]}
+                    {
+                        "only": [
+                            _("Unknown section(s): %(sections)s.")
+                            % {"sections": ", ".join(unknown)}
+                        ]
+                    }
                 )
         as_format = request.query_params.get("as", "yaml")
         if as_format == "json":
@@ -301,7 +307,7 @@ class BankExportApi(PracticeApi):
                 )
             )
         if as_format != "yaml":
-            raise serializers.ValidationError({"as": ["Use yaml or json."]})
+            raise serializers.ValidationError({"as": [_("Use yaml or json.")]})
         # Streamed a few questions at a time: the full bank (tens of MB of hidden tests) is
         # never built in memory at once, and the download starts at once.
         response = StreamingHttpResponse(

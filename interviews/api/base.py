@@ -4,11 +4,15 @@ base view (a size-capped JSON parser; errors are mapped in errors.py)."""
 import logging
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from redis.exceptions import RedisError
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
+
+from interviews import i18n
 
 from .parsers import LimitedJSONParser
 
@@ -23,14 +27,14 @@ class StrictSerializer(serializers.Serializer):
         if isinstance(data, dict):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
-                raise serializers.ValidationError({key: ["Unknown field."] for key in unknown})
+                raise serializers.ValidationError({key: [_("Unknown field.")] for key in unknown})
         return super().to_internal_value(data)
 
 
 class StrictCharField(serializers.CharField):
     """Only JSON strings (DRF would turn 12 into "12")."""
 
-    default_error_messages = {"invalid": "Not a valid string."}
+    default_error_messages = {"invalid": gettext_lazy("Not a valid string.")}
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
@@ -46,7 +50,7 @@ class StrictIntegerField(serializers.IntegerField):
     """Only JSON integers (DRF would accept "12" and 12.0), and only ones a database column
     can hold: `question: 2**70` is bad input, not an OverflowError in the lookup."""
 
-    default_error_messages = {"out_of_range": "Not a number this field can hold."}
+    default_error_messages = {"out_of_range": gettext_lazy("Not a number this field can hold.")}
 
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
@@ -95,3 +99,9 @@ class PracticeApi(APIView):
     become responses in the one exception handler (errors.py)."""
 
     parser_classes = [LimitedJSONParser]
+
+    def perform_authentication(self, request) -> None:
+        super().perform_authentication(request)
+        # Once authenticated, before permissions and throttles can refuse: a token's user
+        # has a saved language the middleware (which sees only sessions) could not read.
+        i18n.activate_for(request)

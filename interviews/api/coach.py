@@ -4,6 +4,7 @@ notes and the scorecard."""
 from django.contrib.auth import get_user_model
 from django.urls import path
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -131,7 +132,7 @@ class FollowUpInputSerializer(StrictSerializer):
 
     def validate(self, data: dict) -> dict:
         if (data["follow_up"] is None) == (not data["text"].strip()):
-            raise serializers.ValidationError("Give either `follow_up` (an id) or `text`.")
+            raise serializers.ValidationError(_("Give either `follow_up` (an id) or `text`."))
         return data
 
 
@@ -154,7 +155,7 @@ class StageFollowUpApi(PracticeApi):
             follow_up = FollowUp.objects.filter(pk=serializer.validated_data["follow_up"]).first()
             if follow_up is None:
                 raise serializers.ValidationError(
-                    {"follow_up": ["Not a follow-up of this stage's questions."]}
+                    {"follow_up": [_("Not a follow-up of this stage's questions.")]}
                 )
         pushed = stage_push_follow_up(
             stage=stage,
@@ -173,7 +174,9 @@ class StageNotesApi(PracticeApi):
     @extend_schema(responses={200: CoachNoteOutSerializer(many=True)})
     def get(self, request: Request, stage_id: int) -> Response:
         stage = stage_for(request.user, stage_id)
-        access.access_stage_as_coach(request.user, stage, doing="reads coach notes")
+        access.access_stage_as_coach(
+            request.user, stage, refusal=_("Only the stage's coach or an admin reads coach notes.")
+        )
         notes = stage.coach_notes.select_related("author").order_by("created_at", "id")
         return Response(CoachNoteOutSerializer(notes, many=True).data)
 
@@ -226,10 +229,10 @@ class StageScorecardApi(PracticeApi):
             except NotFound:
                 pass
         elif scorecard_draft_exists(stage):
-            raise NotFound("This stage has no scorecard yet.")
+            raise NotFound(_("This stage has no scorecard yet."))
         card = stage_scorecard(stage)
         if card is None:
-            raise NotFound("This stage has no scorecard yet.")
+            raise NotFound(_("This stage has no scorecard yet."))
         if isinstance(card, dict):
             return Response(AutoScorecardSerializer(card).data)
         serializer = ScorecardCoachSerializer if view == "coach" else ScorecardCandidateSerializer

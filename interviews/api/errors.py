@@ -17,6 +17,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -62,7 +64,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return response
     if isinstance(exc, OverflowError):
         set_rollback()
-        body = error_body("A number in the request is out of range.", OUT_OF_RANGE_CODE)
+        body = error_body(_("A number in the request is out of range."), OUT_OF_RANGE_CODE)
         return Response(body, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
@@ -100,12 +102,24 @@ def _domain_body(exc: domain.DomainError, view: Any) -> dict[str, Any]:
 def _drf_body(exc: Exception, data: Any) -> dict[str, Any]:
     if isinstance(exc, exceptions.ValidationError):
         errors = data if isinstance(data, dict) else {"non_field_errors": data}
-        detail = _first_message(errors) or "Invalid input."
+        detail = _first_message(errors) or _("Invalid input.")
         return {"detail": detail, "errors": errors, "code": VALIDATION_CODE}
     code = _drf_code(exc)
+    if type(exc) is exceptions.Throttled and exc.wait is not None:
+        return {"detail": throttled_detail(exc.wait), "errors": {}, "code": code}
     if isinstance(data, dict) and "detail" in data:
         return {"detail": data["detail"], "errors": data.get("errors", {}), "code": code}
-    return {"detail": "Request failed.", "errors": data, "code": code}
+    return {"detail": _("Request failed."), "errors": data, "code": code}
+
+
+def throttled_detail(wait: int) -> str:
+    """DRF's 429 sentence formats the seconds in before translating, so no catalogue can
+    match it: one whole sentence here instead."""
+    return ngettext(
+        "Request was throttled. Expected available in %(wait)s second.",
+        "Request was throttled. Expected available in %(wait)s seconds.",
+        wait,
+    ) % {"wait": wait}
 
 
 def _drf_code(exc: Exception) -> str:
@@ -138,7 +152,7 @@ def error_body(detail: str, code: str, errors: dict[str, Any] | None = None) -> 
 
 
 def api_not_found(request: HttpRequest, *args, **kwargs) -> JsonResponse:
-    return JsonResponse(error_body("Not found.", domain.NotFound.code), status=404)
+    return JsonResponse(error_body(_("Not found."), domain.NotFound.code), status=404)
 
 
 def handler404(request: HttpRequest, exception=None) -> JsonResponse:
@@ -147,5 +161,5 @@ def handler404(request: HttpRequest, exception=None) -> JsonResponse:
 
 def handler500(request: HttpRequest) -> JsonResponse:
     return JsonResponse(
-        error_body("Server error. The team has been notified.", SERVER_ERROR_CODE), status=500
+        error_body(_("Server error. The team has been notified."), SERVER_ERROR_CODE), status=500
     )

@@ -4,6 +4,7 @@ Kept apart from errors.py (the exception handler): that module imports DRF's vie
 settings import the parsers, which raise these; one module for both would be a circle.
 """
 
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 
 from interviews.services.errors import TooLarge
@@ -11,12 +12,12 @@ from interviews.services.errors import TooLarge
 
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The request body is too large."
+    default_detail = gettext_lazy("The request body is too large.")
     default_code = TooLarge.code
 
 
 class JsonTooDeepError(exceptions.ParseError):
     """A body nesting deeper than any of the API's inputs (mockloop/bounded_json.py)."""
 
-    default_detail = "The JSON is nested too deeply."
+    default_detail = gettext_lazy("The JSON is nested too deeply.")
     default_code = "json_too_deep"

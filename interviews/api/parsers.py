@@ -4,6 +4,7 @@ so it imports only exceptions.py of this package (never views or the error handl
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
 
@@ -27,7 +28,7 @@ class LimitedJSONParser(JSONParser):
         except JsonTooDeep as exc:
             raise JsonTooDeepError(f"JSON nested deeper than {MAX_DEPTH} levels.") from exc
         except (ValueError, UnicodeDecodeError) as exc:
-            raise exceptions.ParseError(f"JSON parse error - {exc}") from exc
+            raise exceptions.ParseError(_("JSON parse error - %(error)s") % {"error": exc}) from exc
 
 
 def _reject_constant(name: str) -> Any:

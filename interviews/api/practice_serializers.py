@@ -503,7 +503,10 @@ class UserOutSerializer(serializers.Serializer):
     email = serializers.CharField()
     role = serializers.CharField()
     time_zone = serializers.CharField(help_text='IANA zone; "" means the browser\'s own.')
-    language = serializers.CharField()
+    language = serializers.CharField(
+        help_text='The saved interface language (en, zh-Hans, zh-Hant); "" until the person '
+        "chooses one: then the browser's language applies."
+    )
 
 
 class TokenOutSerializer(serializers.Serializer):

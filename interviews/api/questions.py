@@ -6,6 +6,7 @@ Bodies are the bank-file question dict (DESIGN.md), validated by the same servic
 """
 
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import exceptions, status
@@ -70,7 +71,7 @@ def _question_for(request: Request, question_id: int) -> Question:
         )
     question = questions.first()
     if question is None:
-        raise exceptions.NotFound("Question not found.")
+        raise exceptions.NotFound(_("Question not found."))
     return question
 
 

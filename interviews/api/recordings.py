@@ -3,6 +3,7 @@ recording, the audio for replay and feedback, and the candidate's delete."""
 
 from django.http import StreamingHttpResponse
 from django.urls import path
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
@@ -151,7 +152,7 @@ class RecordingChunkApi(PracticeApi):
         raw = request.query_params.get("seq", "")
         if not raw.isdigit():
             raise InvalidInput(
-                errors={"seq": ["A chunk number: 0, 1, 2, …"]}, code="chunk_seq_invalid"
+                errors={"seq": [_("A chunk number: 0, 1, 2, …")]}, code="chunk_seq_invalid"
             )
         data = request.data if isinstance(request.data, bytes) else b""
         chunk, created = recordings.recording_chunk_append(

@@ -3,6 +3,7 @@ review score and the event log."""
 
 from django.urls import path
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
     PolymorphicProxySerializer,
@@ -128,7 +129,7 @@ def _stage_question(stage: Stage, question_id: int | None) -> Question | None:
         return None
     question = stage_question_get(stage, question_id)
     if question is None:
-        raise serializers.ValidationError({"question": ["Not a question of this stage."]})
+        raise serializers.ValidationError({"question": [_("Not a question of this stage.")]})
     return question
 
 

@@ -2,6 +2,7 @@
 
 import logging
 
+from django.utils.translation import ngettext
 from redis.exceptions import RedisError
 from rest_framework import exceptions
 from rest_framework.settings import api_settings
@@ -45,11 +46,27 @@ class SubmitPartThrottle(SimpleRateThrottle):
             logger.warning("throttle %s skipped: cache unreachable", self.scope, exc_info=True)
             return True
         if not allowed:
-            wait = max(1, round(self.wait() or 1))
-            raise exceptions.Throttled(
-                wait=wait,
-                detail=f"You submitted this part {self.num_requests} times in the last "
-                f"{self.duration} s, the most allowed (running it on the samples is not "
-                "limited this way).",
+            raise PartThrottled(
+                wait=max(1, round(self.wait() or 1)),
+                count=self.num_requests,
+                seconds=self.duration,
             )
         return True
+
+
+class PartThrottled(exceptions.Throttled):
+    """429 with one translated sentence, the wait included (DRF's Throttled appends an
+    English "Expected available in …" that no catalogue can match)."""
+
+    def __init__(self, *, wait: int, count: int, seconds: int):
+        detail = ngettext(
+            "You submitted this part %(count)s times in the last %(seconds)s s, the most "
+            "allowed (running it on the samples is not limited this way). Expected available "
+            "in %(wait)s second.",
+            "You submitted this part %(count)s times in the last %(seconds)s s, the most "
+            "allowed (running it on the samples is not limited this way). Expected available "
+            "in %(wait)s seconds.",
+            wait,
+        ) % {"count": count, "seconds": seconds, "wait": wait}
+        super().__init__(detail=detail)
+        self.wait = wait  # Retry-After

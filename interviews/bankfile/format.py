@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from django.utils.translation import ngettext
 
 from interviews.services.errors import InvalidInput
 
@@ -54,7 +55,13 @@ class BankValidationError(InvalidInput):
         self.issues = list(issues)
         count = len(self.issues)
         super().__init__(
-            message or f"{count} problem{'s' if count != 1 else ''} in the bank; nothing changed.",
+            message
+            or ngettext(
+                "%(count)s problem in the bank; nothing changed.",
+                "%(count)s problems in the bank; nothing changed.",
+                count,
+            )
+            % {"count": count},
             errors=_issues_by_path(self.issues),
         )
 

@@ -29,6 +29,8 @@ from typing import Protocol
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from interviews.models import Part, Question, TestCase
 from interviews.services.audit import audit_record
@@ -46,7 +48,7 @@ class VerificationUnavailable(Unavailable):
     """Nothing can run the references right now: no Docker engine, or no worker (→ 503)."""
 
     code = "verification_unavailable"
-    default_message = (
+    default_message = gettext_lazy(
         "Reference verification is unavailable: the sandbox's Docker engine or the judge "
         "worker does not answer."
     )
@@ -219,7 +221,8 @@ class LocalRunner:
                     on_done(futures[future], future.result())
         except SandboxUnavailable as exc:
             raise VerificationUnavailable(
-                f"The sandbox is unavailable ({exc}). Start the Docker engine and try again."
+                _("The sandbox is unavailable (%(error)s). Start the Docker engine and try again.")
+                % {"error": exc}
             ) from exc
 
 

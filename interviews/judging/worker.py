@@ -7,6 +7,7 @@ import time
 from collections.abc import Sequence
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from interviews.models import Question
 from interviews.models.bank import QuestionKind
@@ -20,7 +21,7 @@ def verification_request(*, question: Question, actor=None) -> Question:
     """Queue the verification of a coding question on the worker (API, admin). The
     question's `verification` says `queued` at once and moves on as the worker runs."""
     if question.kind != QuestionKind.CODING:
-        raise StateConflict("Only coding questions have a reference solution to verify.")
+        raise StateConflict(_("Only coding questions have a reference solution to verify."))
     question.verification = {"state": "queued", "done": 0, "total": 0}
     Question.objects.filter(pk=question.pk).update(verification=question.verification)
     actor_id = actor.pk if actor is not None and actor.is_authenticated else None
@@ -43,9 +44,11 @@ class WorkerRunner:
             return
         if not self.app.control.ping(timeout=self.ping_timeout_s):
             raise VerificationUnavailable(
-                "No judge worker answered, so the reference solutions cannot be verified. "
-                "Start one (make run, or docker compose up worker), or run import_bank "
-                "with --verify-here on a machine with the Docker engine."
+                _(
+                    "No judge worker answered, so the reference solutions cannot be verified. "
+                    "Start one (make run, or docker compose up worker), or run import_bank "
+                    "with --verify-here on a machine with the Docker engine."
+                )
             )
         pending = {run_reference_job.delay(job.to_payload()): job for job in jobs}
         deadline = time.monotonic() + self.timeout_s
@@ -55,15 +58,21 @@ class WorkerRunner:
                     job = pending.pop(result)
                     if result.failed():
                         raise VerificationUnavailable(
-                            f"The worker could not run the {job.language} reference of part "
-                            f"{job.part}: {result.result}"
+                            _(
+                                "The worker could not run the %(language)s reference of part "
+                                "%(part)s: %(error)s"
+                            )
+                            % {"language": job.language, "part": job.part, "error": result.result}
                         )
                     on_done(job, ReferenceOutcome.from_payload(result.get()))
                     result.forget()
                 if pending and time.monotonic() > deadline:
                     raise VerificationUnavailable(
-                        f"{len(pending)} reference jobs did not finish within "
-                        f"{self.timeout_s:.0f} s; is the judge worker overloaded?"
+                        _(
+                            "%(count)s reference jobs did not finish within %(seconds)s s; is "
+                            "the judge worker overloaded?"
+                        )
+                        % {"count": len(pending), "seconds": f"{self.timeout_s:.0f}"}
                     )
                 time.sleep(0.1)
         finally:

@@ -25,6 +25,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import connections
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from interviews.auth import user_with_role
 from interviews.models import Stage, StageEvent
@@ -530,7 +531,7 @@ def cursor_message(user: str, content: dict) -> dict:
         if type(value) is not int or not 0 <= value <= CURSOR_MAX_OFFSET:
             errors[key] = [f"An offset from 0 to {CURSOR_MAX_OFFSET}."]
     if errors:
-        raise InvalidInput("Not a cursor.", errors=errors, code="invalid_cursor")
+        raise InvalidInput(_("Not a cursor."), errors=errors, code="invalid_cursor")
     return {
         "type": "cursor",
         "user": user,

@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from interviews.services.errors import InvalidInput, NotAllowed, TooLarge
 
 RTC_SIGNAL_MAX_BYTES = 64 * 1024
@@ -33,14 +35,16 @@ def rtc_signal_relay(
     is for (None: everyone else in the room) and the message `{type, from, data}`. A
     listen-only sender (a shadow) may describe only media it receives."""
     if to is not None and (not isinstance(to, str) or not 0 < len(to) <= USERNAME_MAX):
-        raise InvalidInput("`to` names one user of the room.", errors={"to": ["Not a username."]})
+        raise InvalidInput(
+            _("`to` names one user of the room."), errors={"to": [_("Not a username.")]}
+        )
     if not isinstance(data, dict):
-        raise InvalidInput("`data` is a JSON object.", errors={"data": ["Not an object."]})
+        raise InvalidInput(_("`data` is a JSON object."), errors={"data": [_("Not an object.")]})
     size = len(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode())
     if size > RTC_SIGNAL_MAX_BYTES:
         raise TooLarge(
-            f"Call signals are at most {RTC_SIGNAL_MAX_BYTES // 1024} KiB.",
-            errors={"data": [f"{size} bytes."]},
+            _("Call signals are at most %(kib)s KiB.") % {"kib": RTC_SIGNAL_MAX_BYTES // 1024},
+            errors={"data": [_("%(size)s bytes.") % {"size": size}]},
             code="rtc_signal_too_large",
         )
     if listen_only and data.get("kind") == "sdp":
@@ -48,7 +52,7 @@ def rtc_signal_relay(
         sdp = description.get("sdp") if isinstance(description, dict) else None
         if not isinstance(sdp, str) or sends_media(sdp):
             raise NotAllowed(
-                "A shadow listens in the call: it sends no audio or video.",
+                _("A shadow listens in the call: it sends no audio or video."),
                 code="shadow_listen_only",
             )
     return to, {"type": "rtc.signal", "from": sender, "data": data}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext as _
 
 from interviews.models import Loop, LoopTemplate, StageTemplate
 from interviews.models.bank import QuestionStatus
@@ -24,5 +25,5 @@ def loop_templates_published() -> QuerySet[LoopTemplate]:
 def loop_for(user: AnyUser, loop_id: int) -> Loop:
     loop = loops_visible_to(user).filter(pk=loop_id).first()
     if loop is None:
-        raise NotFound("Loop not found.")
+        raise NotFound(_("Loop not found."))
     return loop

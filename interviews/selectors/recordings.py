@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from interviews.models import Recording, Stage
 from interviews.selectors.access import stages_visible_to
@@ -27,5 +28,5 @@ def recording_for(user: AnyUser, recording_id: int) -> Recording:
         .first()
     )
     if recording is None:
-        raise NotFound("Recording not found.")
+        raise NotFound(_("Recording not found."))
     return recording

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from interviews.feedback.deep_dive import deep_dive_feedback_for_stages
 from interviews.feedback.scoring import (
@@ -349,12 +350,12 @@ def calibration_subject(*, viewer: AbstractBaseUser, coach_id: int | None) -> Ab
     """Whose calibration the viewer asks for: their own (coaches and admins), or with
     `coach_id` another scorer's (admins only)."""
     if not is_coach_or_admin(viewer):
-        raise NotAllowed("Only coaches and admins see calibration.")
+        raise NotAllowed(_("Only coaches and admins see calibration."))
     if coach_id is None or coach_id == viewer.pk:
         return viewer
     if not is_admin(viewer):
-        raise NotAllowed("Only admins see another coach's calibration.")
+        raise NotAllowed(_("Only admins see another coach's calibration."))
     subject = get_user_model().objects.filter(pk=coach_id).first()
     if subject is None or not is_coach_or_admin(subject):
-        raise NotFound("Coach not found.")
+        raise NotFound(_("Coach not found."))
     return subject

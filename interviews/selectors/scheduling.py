@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from interviews.models import Booking, CoachSlot, Stage
 from interviews.selectors.access import is_admin
@@ -56,7 +57,7 @@ def slot_for(user: AnyUser, slot_id: int) -> CoachSlot:
     coach's (`access_slot_edit`)."""
     slot = CoachSlot.objects.select_related("coach").filter(pk=slot_id).first()
     if slot is None or not user.is_authenticated:
-        raise NotFound("Slot not found.")
+        raise NotFound(_("Slot not found."))
     return slot
 
 
@@ -77,7 +78,7 @@ def booking_for(user: AnyUser, booking_id: int) -> Booking:
         .first()
     )
     if booking is None:
-        raise NotFound("Booking not found.")
+        raise NotFound(_("Booking not found."))
     return booking
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from interviews import bank_cache
 from interviews.models import (
@@ -60,7 +61,7 @@ def stage_for(user: AnyUser, stage_id: int) -> Stage:
         .first()
     )
     if stage is None:
-        raise NotFound("Stage not found.")
+        raise NotFound(_("Stage not found."))
     return stage
 
 
@@ -97,7 +98,7 @@ def stage_claim_target_for(user: AnyUser, stage_id: int) -> Stage:
         candidates.select_related("loop", "loop__candidate", "coach").filter(pk=stage_id).first()
     )
     if stage is None:
-        raise NotFound("Stage not found.")
+        raise NotFound(_("Stage not found."))
     return stage
 
 
@@ -323,5 +324,5 @@ def scorecard_of(stage: Stage, *, drafts: bool = False) -> Scorecard:
         scorecards = scorecards.filter(draft=False)
     scorecard = scorecards.first()
     if scorecard is None:
-        raise NotFound("This stage has no scorecard yet.")
+        raise NotFound(_("This stage has no scorecard yet."))
     return scorecard

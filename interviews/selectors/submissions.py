@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from interviews.models import Stage, Submission
 from interviews.selectors.access import submissions_visible_to
@@ -23,7 +24,7 @@ def submission_for(user: AnyUser, submission_id: int) -> Submission:
         .first()
     )
     if submission is None:
-        raise NotFound("Submission not found.")
+        raise NotFound(_("Submission not found."))
     return submission
 
 

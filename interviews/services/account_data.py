@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from knox.models import AuthToken
 
 from interviews.access import access_own_account
@@ -127,7 +128,7 @@ def account_export(*, actor: AbstractBaseUser, user: AbstractBaseUser) -> dict[s
     """Everything `user` owns, as one JSON-ready dict: the account and its settings, the
     loops with their answers, code, comments, self-assessments, submitted scorecards and
     recordings' metadata (the audio is downloadable from each recording), and bookings."""
-    access_own_account(actor, user, doing="export")
+    access_own_account(actor, user, refusal=_("You may export only your own account."))
     profile = AccountProfile.objects.filter(user_id=user.pk).first() or AccountProfile()
     loops = Loop.objects.filter(candidate=user).select_related("template").order_by("pk")
     bookings = Booking.objects.filter(candidate=user) | Booking.objects.filter(coach=user)
@@ -175,19 +176,19 @@ def account_export(*, actor: AbstractBaseUser, user: AbstractBaseUser) -> dict[s
 def account_delete(*, actor: AbstractBaseUser, user: AbstractBaseUser, password: str) -> None:
     """Delete the account and the data above; the password is asked again (a borrowed,
     unlocked browser must not be enough)."""
-    access_own_account(actor, user, doing="delete")
+    access_own_account(actor, user, refusal=_("You may delete only your own account."))
     user = get_user_model()._default_manager.select_for_update().get(pk=user.pk)
     if not user.check_password(password):
         raise InvalidInput(
-            "The password is wrong.",
-            errors={"password": ["The password is wrong."]},
+            _("The password is wrong."),
+            errors={"password": [_("The password is wrong.")]},
             code="wrong_password",
         )
     if Booking.objects.filter(
         coach=user, status=Booking.Status.BOOKED, starts_at__gt=timezone.now()
     ).exists():
         raise StateConflict(
-            "You have booked sessions to coach; cancel them first so the candidates are told.",
+            _("You have booked sessions to coach; cancel them first so the candidates are told."),
             code="coach_has_booked_sessions",
         )
     paths = list(

@@ -6,6 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from interviews.access import access_own_account
 from interviews.models import AccountProfile
@@ -19,8 +20,10 @@ def _valid_zone(time_zone: str) -> str:
     and legacy aliases zoneinfo would also open ("../etc", "posixrules") are not zones."""
     if time_zone and time_zone not in zoneinfo.available_timezones():
         raise InvalidInput(
-            "Not a time zone.",
-            errors={"time_zone": [f"{time_zone!r} is not an IANA time zone."]},
+            _("Not a time zone."),
+            errors={
+                "time_zone": [_("%(zone)s is not an IANA time zone.") % {"zone": repr(time_zone)}]
+            },
             code="unknown_time_zone",
         )
     return time_zone
@@ -38,7 +41,9 @@ def account_settings_update(
     """Change what is given (a new email is unverified and gets a link mailed); a person
     changes only their own account (an admin uses the Django admin). Returns the profile
     as stored."""
-    access_own_account(actor, user, doing="change the settings of")
+    access_own_account(
+        actor, user, refusal=_("You may change the settings of only your own account.")
+    )
     profile = AccountProfile.objects.select_for_update().filter(user_id=user.pk).first()
     profile = profile or AccountProfile(user_id=user.pk)
     if email is not None and email != user.email:
@@ -47,7 +52,9 @@ def account_settings_update(
                 validate_email(email)
         except DjangoValidationError as exc:
             raise InvalidInput(
-                "Not an email address.", errors={"email": list(exc.messages)}, code="invalid_email"
+                _("Not an email address."),
+                errors={"email": list(exc.messages)},
+                code="invalid_email",
             ) from exc
         user.email = email
         user.save(update_fields=["email"])
@@ -55,14 +62,20 @@ def account_settings_update(
     if time_zone is not None:
         profile.time_zone = _valid_zone(time_zone)
     if language is not None:
-        if language not in AccountProfile.Language.values:
+        # "": no choice any more, the browser's language applies again.
+        if language and language not in AccountProfile.Language.values:
             raise InvalidInput(
-                "Not a language Mockloop offers.",
+                _("Not a language Mockloop offers."),
                 errors={
-                    "language": [f"Choose one of {', '.join(AccountProfile.Language.values)}."]
+                    "language": [
+                        _("Choose one of %(languages)s.")
+                        % {"languages": ", ".join(AccountProfile.Language.values)}
+                    ]
                 },
                 code="unknown_language",
             )
         profile.language = language
     profile.save()
+    # The caller's user object reads the new language from now on (interviews/i18n.py).
+    user.account_profile = profile
     return profile

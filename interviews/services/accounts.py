@@ -17,8 +17,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.translation import gettext as _
 from knox.models import AuthToken
 
+from interviews.i18n import active_language, language_of
 from interviews.realtime.access import session_group, signed_out, token_group
 
 from .email_verification import email_mark_verified, email_verification_send, verification_mode
@@ -80,14 +82,14 @@ def user_create(*, username: str, password: str, email: str = "") -> AbstractBas
     except DjangoValidationError as exc:
         errors["password"] = list(exc.messages)
     if errors:
-        raise InvalidInput("The account could not be created.", errors=errors)
+        raise InvalidInput(_("The account could not be created."), errors=errors)
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, email=email, password=password)
     except IntegrityError as exc:  # a concurrent signup took the name
         raise InvalidInput(
-            "The account could not be created.",
-            errors={"username": ["A user with that username already exists."]},
+            _("The account could not be created."),
+            errors={"username": [_("A user with that username already exists.")]},
         ) from exc
     email_verification_send(user)
     return user
@@ -133,7 +135,7 @@ def _new_password_check(user: AbstractBaseUser, new_password: str) -> None:
         validate_password(new_password, user=user)
     except DjangoValidationError as exc:
         raise InvalidInput(
-            "The new password is not accepted.",
+            _("The new password is not accepted."),
             errors={"new_password": list(exc.messages)},
             code="password_rejected",
         ) from exc
@@ -153,8 +155,8 @@ def password_change(
     """
     if not user.is_authenticated or not user.check_password(current_password):
         raise InvalidInput(
-            "The current password is wrong.",
-            errors={"current_password": ["The current password is wrong."]},
+            _("The current password is wrong."),
+            errors={"current_password": [_("The current password is wrong.")]},
             code="wrong_password",
         )
     _new_password_check(user, new_password)
@@ -183,19 +185,21 @@ def password_reset_request(*, email: str) -> None:
         if not user.has_usable_password() or not user.email:
             continue
         link = password_reset_link(user)
-        send_mail(
-            subject="Reset your Mockloop password",
-            message=(
-                f"Hello {user.get_username()},\n\n"
-                f"Someone (we hope you) asked to reset the password of your Mockloop account.\n"
-                f"Choose a new one here:\n\n{link}\n\n"
-                f"The link works once and expires in "
-                f"{settings.PASSWORD_RESET_TIMEOUT // 3600} hours. If you did not ask, ignore "
-                f"this mail: your password stays as it is.\n"
-            ),
-            from_email=None,
-            recipient_list=[user.email],
-        )
+        # The recipient's language; if they never chose one, the asker's (most likely them).
+        with language_of(user, fallback=active_language()):
+            subject = _("Reset your Mockloop password")
+            body = _(
+                "Hello %(name)s,\n\n"
+                "Someone (we hope you) asked to reset the password of your Mockloop account.\n"
+                "Choose a new one here:\n\n%(link)s\n\n"
+                "The link works once and expires in %(hours)s hours. If you did not ask, "
+                "ignore this mail: your password stays as it is.\n"
+            ) % {
+                "name": user.get_username(),
+                "link": link,
+                "hours": settings.PASSWORD_RESET_TIMEOUT // 3600,
+            }
+        send_mail(subject=subject, message=body, from_email=None, recipient_list=[user.email])
 
 
 def _reset_user(uid: str, token: str) -> AbstractBaseUser:
@@ -207,7 +211,7 @@ def _reset_user(uid: str, token: str) -> AbstractBaseUser:
         user = None
     if user is None or not default_token_generator.check_token(user, token):
         raise InvalidInput(
-            "This reset link is invalid, used already or expired; ask for a new one.",
+            _("This reset link is invalid, used already or expired; ask for a new one."),
             code="reset_link_invalid",
         )
     return user

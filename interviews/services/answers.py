@@ -4,6 +4,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from interviews.access import access_stage_as_candidate
 from interviews.models import Answer, Question, Stage, StageQuestion
@@ -30,7 +31,7 @@ def answer_save(
     (which numbers the stage's events), so the less done under it, the more saves a room
     takes per second. Only the fields given are written: a text autosave does not rewrite
     a large whiteboard scene."""
-    access_stage_as_candidate(actor, stage, doing="saves answers")
+    access_stage_as_candidate(actor, stage, refusal=_("Only the stage's candidate saves answers."))
     changes = {
         name: value
         for name, value in (("text", text), ("notes", notes), ("scene", scene))
@@ -38,17 +39,17 @@ def answer_save(
     }
     if not changes:
         raise InvalidInput(
-            errors={"non_field_errors": ["Give at least one of text, notes, scene."]}
+            errors={"non_field_errors": [_("Give at least one of text, notes, scene.")]}
         )
     if (
         question is not None
         and not StageQuestion.objects.filter(stage_id=stage.pk, question=question).exists()
     ):
-        raise InvalidInput(errors={"question": ["Not a question of this stage."]})
+        raise InvalidInput(errors={"question": [_("Not a question of this stage.")]})
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
     if stage.status != Stage.Status.LIVE:
         raise StateConflict(
-            "Answers can be saved only while the stage is live.", code="stage_not_live"
+            _("Answers can be saved only while the stage is live."), code="stage_not_live"
         )
     answer = Answer.objects.filter(stage=stage, question=question).first()
     if answer is None:

@@ -11,6 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from interviews.bankfile.format import (
     BankIssue,
@@ -259,8 +260,12 @@ def _bank_verify(
     if issues:
         raise BankVerificationError(
             issues,
-            f"{len(issues)} reference failure{'s' if len(issues) != 1 else ''} in the sandbox; "
-            "nothing was imported.",
+            ngettext(
+                "%(count)s reference failure in the sandbox; nothing was imported.",
+                "%(count)s reference failures in the sandbox; nothing was imported.",
+                len(issues),
+            )
+            % {"count": len(issues)},
         )
     return questions
 

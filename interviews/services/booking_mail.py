@@ -11,17 +11,27 @@ from email.utils import parseaddr
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from icalendar import Calendar, Event, vCalAddress, vText
 
+from interviews.i18n import language_of
 from interviews.models import Booking
 
 logger = logging.getLogger(__name__)
 
 SUBJECTS = {
-    "booked": "Session booked: {title}",
-    "rescheduled": "Session moved: {title}",
-    "cancelled": "Session cancelled: {title}",
-    "reminder": "Starting soon: {title}",
+    "booked": gettext_lazy("Session booked: %(title)s"),
+    "rescheduled": gettext_lazy("Session moved: %(title)s"),
+    "cancelled": gettext_lazy("Session cancelled: %(title)s"),
+    "reminder": gettext_lazy("Starting soon: %(title)s"),
+}
+LINES = {
+    "booked": gettext_lazy("Your session with %(other)s is booked for %(when)s."),
+    "rescheduled": gettext_lazy("Your session with %(other)s has moved to %(when)s."),
+    "cancelled": gettext_lazy("Your session with %(other)s on %(when)s is cancelled."),
+    "reminder": gettext_lazy("Your session with %(other)s starts at %(when)s."),
 }
 
 
@@ -39,7 +49,8 @@ def _attendee(user, role: str) -> vCalAddress:
 
 
 def booking_invite(booking: Booking, *, cancel: bool, for_coach: bool) -> bytes:
-    """The .ics for one side: times in UTC, the booking's stable UID and current SEQUENCE."""
+    """The .ics for one side: times in UTC, the booking's stable UID and current SEQUENCE;
+    its text in the language active when it is made (the recipient's: `_send`)."""
     method = "CANCEL" if cancel else "REQUEST"
     calendar = Calendar()
     calendar.add("prodid", "-//Mockloop//Scheduling//EN")
@@ -55,7 +66,7 @@ def booking_invite(booking: Booking, *, cancel: bool, for_coach: bool) -> bytes:
     link = room_url(booking, for_coach=for_coach)
     event.add("url", link)
     event.add("location", link)
-    event.add("description", f"Join the interview room: {link}")
+    event.add("description", _("Join the interview room: %(link)s") % {"link": link})
     event.add("status", "CANCELLED" if cancel else "CONFIRMED")
     organizer = vCalAddress(f"mailto:{parseaddr(settings.DEFAULT_FROM_EMAIL)[1]}")
     organizer.params["cn"] = vText("Mockloop")
@@ -66,19 +77,28 @@ def booking_invite(booking: Booking, *, cancel: bool, for_coach: bool) -> bytes:
     return calendar.to_ical()
 
 
+def _when(booking: Booking) -> str:
+    """The start in UTC, with the day and month named in the active language."""
+    # Django's date-format letters (l: weekday, F: month); a translator may reorder them.
+    pattern = _("l d F Y, H:i")
+    return _("%(datetime)s UTC") % {
+        "datetime": date_format(booking.starts_at.astimezone(UTC), pattern)
+    }
+
+
 def _body(booking: Booking, kind: str, *, for_coach: bool) -> str:
     other = booking.candidate if for_coach else booking.coach
-    when = booking.starts_at.astimezone(UTC).strftime("%A %d %B %Y, %H:%M UTC")
-    lines = {
-        "booked": f"Your session with {other.get_username()} is booked for {when}.",
-        "rescheduled": f"Your session with {other.get_username()} has moved to {when}.",
-        "cancelled": f"Your session with {other.get_username()} on {when} is cancelled.",
-        "reminder": f"Your session with {other.get_username()} starts at {when}.",
-    }
-    text = f"{lines[kind]}\n\nStage: {booking.stage.title} ({booking.minutes} minutes)\n"
+    paragraphs = [
+        LINES[kind] % {"other": other.get_username(), "when": _when(booking)},
+        _("Stage: %(title)s (%(minutes)s minutes)")
+        % {"title": booking.stage.title, "minutes": booking.minutes},
+    ]
     if kind != "cancelled":
-        text += f"Room: {room_url(booking, for_coach=for_coach)}\n"
-    return text + "\nThe attached invite updates your calendar.\n"
+        paragraphs[-1] += "\n" + _("Room: %(url)s") % {
+            "url": room_url(booking, for_coach=for_coach)
+        }
+    paragraphs.append(_("The attached invite updates your calendar."))
+    return "\n\n".join(paragraphs) + "\n"
 
 
 def booking_mail_send(booking: Booking, kind: str) -> int:
@@ -98,16 +118,15 @@ def _send(booking: Booking, kind: str) -> int:
     for user, for_coach in ((booking.candidate, False), (booking.coach, True)):
         if not user.email:
             continue
-        message = EmailMessage(
-            subject=SUBJECTS[kind].format(title=booking.stage.title),
-            body=_body(booking, kind, for_coach=for_coach),
-            to=[user.email],
-        )
+        # Each side in their own saved language: a coach and a candidate may differ.
+        with language_of(user):
+            message = EmailMessage(
+                subject=SUBJECTS[kind] % {"title": booking.stage.title},
+                body=_body(booking, kind, for_coach=for_coach),
+                to=[user.email],
+            )
+            invite = booking_invite(booking, cancel=cancel, for_coach=for_coach)
         method = "CANCEL" if cancel else "REQUEST"
-        message.attach(
-            "invite.ics",
-            booking_invite(booking, cancel=cancel, for_coach=for_coach),
-            f"text/calendar; method={method}; charset=utf-8",
-        )
+        message.attach("invite.ics", invite, f"text/calendar; method={method}; charset=utf-8")
         sent += message.send()
     return sent

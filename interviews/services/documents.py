@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Length
+from django.utils.translation import gettext as _
 from pycrdt import Doc, Map, Text
 
 from interviews.access import access_stage_document_edit
@@ -70,26 +71,27 @@ def _parse_name(stage: Stage, name: str) -> int:
     match = NAME_RE.match(name or "")
     if not match:
         raise InvalidInput(
-            errors={"doc": ["Use code:<question>, notes:<question> or scene:<question>."]}
+            errors={"doc": [_("Use code:<question>, notes:<question> or scene:<question>.")]}
         )
     question_id = int(match.group(2))
     if not StageQuestion.objects.filter(stage=stage, question_id=question_id).exists():
-        raise InvalidInput(errors={"doc": ["Not a question of this stage."]})
+        raise InvalidInput(errors={"doc": [_("Not a question of this stage.")]})
     return question_id
 
 
 def _decode(update_b64: str) -> bytes:
     if not isinstance(update_b64, str):
-        raise InvalidInput(errors={"update": ["Expected base64 text."]})
+        raise InvalidInput(errors={"update": [_("Expected base64 text.")]})
     if len(update_b64) > MAX_UPDATE_BYTES * 4 // 3 + 4:
         raise TooLarge(
-            "This edit is too large.", errors={"update": [f"Max {MAX_UPDATE_BYTES} bytes."]}
+            _("This edit is too large."),
+            errors={"update": [_("Max %(limit)s bytes.") % {"limit": MAX_UPDATE_BYTES}]},
         )
     try:
         update = base64.b64decode(update_b64, validate=True)
         Doc().apply_update(update)  # rejects bytes that are not a Yjs update
     except (binascii.Error, ValueError, RuntimeError) as exc:
-        raise InvalidInput(errors={"update": ["Not a Yjs update."]}) from exc
+        raise InvalidInput(errors={"update": [_("Not a Yjs update.")]}) from exc
     return update
 
 
@@ -100,7 +102,7 @@ def document_update_apply(
     (who never types in the code or the notes)."""
     access_stage_document_edit(actor, stage, name=name)
     if stage.status != Stage.Status.LIVE:
-        raise StateConflict("The stage is not live; edits are closed.", code="stage_not_live")
+        raise StateConflict(_("The stage is not live; edits are closed."), code="stage_not_live")
     _parse_name(stage, name)
     _decode(update_b64)
     event = emit(stage, "doc.update", {"doc": name, "update": update_b64}, actor=actor)

@@ -11,7 +11,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.core.mail import send_mail
 from django.db import transaction
+from django.utils.translation import gettext as _
 
+from interviews.i18n import active_language, language_of
 from interviews.models import AccountProfile
 
 from .errors import InvalidInput, NotAllowed
@@ -42,18 +44,18 @@ def email_verification_send(user: AbstractBaseUser) -> None:
     link = email_verification_link(user)
     address, name = user.email, user.get_username()
     hours = settings.ACCOUNT_EMAIL_VERIFICATION_MAX_AGE // 3600
+    # Rendered now, in the recipient's language (on signup they have saved none yet: the
+    # language of their own request).
+    with language_of(user, fallback=active_language()):
+        subject = _("Confirm your email address for Mockloop")
+        body = _(
+            "Hello %(name)s,\n\nOpen this link to confirm that %(address)s is yours:\n\n"
+            "%(link)s\n\nIt works for %(hours)s hours. If you did not sign up for Mockloop, "
+            "ignore this mail.\n"
+        ) % {"name": name, "address": address, "link": link, "hours": hours}
 
     def send() -> None:
-        send_mail(
-            subject="Confirm your email address for Mockloop",
-            message=(
-                f"Hello {name},\n\nOpen this link to confirm that {address} is yours:\n\n"
-                f"{link}\n\nIt works for {hours} hours. If you did not sign up for Mockloop, "
-                f"ignore this mail.\n"
-            ),
-            from_email=None,
-            recipient_list=[address],
-        )
+        send_mail(subject=subject, message=body, from_email=None, recipient_list=[address])
 
     transaction.on_commit(send)
 
@@ -79,7 +81,7 @@ def email_mark_verified(user: AbstractBaseUser) -> None:
 def email_verify(*, token: str) -> AbstractBaseUser:
     """Mark the address in the link verified, if the account still has it."""
     invalid = InvalidInput(
-        "This confirmation link is invalid or expired; sign in to ask for a new one.",
+        _("This confirmation link is invalid or expired; sign in to ask for a new one."),
         code="verification_link_invalid",
     )
     try:
@@ -97,6 +99,6 @@ def login_allowed_check(user: AbstractBaseUser) -> None:
     """In `mandatory` mode nobody signs in with an unconfirmed address."""
     if verification_mode() == "mandatory" and not email_is_verified(user):
         raise NotAllowed(
-            "Confirm your email address first: open the link we mailed you.",
+            _("Confirm your email address first: open the link we mailed you."),
             code="email_not_verified",
         )

@@ -5,6 +5,7 @@ import re
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from interviews.access import access_stage_as_coach
 from interviews.models import Answer, FollowUp, Stage, StageFollowUp, StageQuestion
@@ -50,23 +51,27 @@ def stage_push_follow_up(
     often as the coach likes.
     """
     if actor is not None:
-        access_stage_as_coach(actor, stage, doing="pushes follow-ups")
+        access_stage_as_coach(
+            actor, stage, refusal=_("Only the stage's coach or an admin pushes follow-ups.")
+        )
     if (follow_up is None) == (not text.strip()):
         raise InvalidInput(
-            "Give either a bank follow-up or a text.",
-            errors={"non_field_errors": ["Give either `follow_up` or `text`, not both."]},
+            _("Give either a bank follow-up or a text."),
+            errors={"non_field_errors": [_("Give either `follow_up` or `text`, not both.")]},
         )
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
     if stage.status == Stage.Status.DONE:
-        raise StateConflict("This stage is finished.", code="stage_finished")
+        raise StateConflict(_("This stage is finished."), code="stage_finished")
     if follow_up is not None:
         in_stage = StageQuestion.objects.filter(
             stage=stage, question_id=follow_up.question_id
         ).exists()
         if not in_stage:
-            raise InvalidInput(errors={"follow_up": ["Not a follow-up of this stage's questions."]})
+            raise InvalidInput(
+                errors={"follow_up": [_("Not a follow-up of this stage's questions.")]}
+            )
         if StageFollowUp.objects.filter(stage=stage, follow_up=follow_up).exists():
-            raise StateConflict("This follow-up was already pushed.", code="follow_up_pushed")
+            raise StateConflict(_("This follow-up was already pushed."), code="follow_up_pushed")
         try:
             with transaction.atomic():
                 pushed = StageFollowUp.objects.create(
@@ -80,7 +85,7 @@ def stage_push_follow_up(
                 )
         except IntegrityError as exc:  # a concurrent push of the same follow-up
             raise StateConflict(
-                "This follow-up was already pushed.", code="follow_up_pushed"
+                _("This follow-up was already pushed."), code="follow_up_pushed"
             ) from exc
     else:
         pushed = StageFollowUp.objects.create(stage=stage, text=text.strip(), pushed_by=actor)

@@ -17,6 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from interviews.access import access_stage, access_stage_as_candidate, access_stage_as_coach
 from interviews.judging.signals import part_passed
@@ -46,11 +47,13 @@ def chat_post(*, stage: Stage, author: AbstractBaseUser, text: str) -> StageEven
     access_stage(author, stage)
     text = (text or "").strip() if isinstance(text, str) else ""
     if not text:
-        raise InvalidInput(errors={"text": ["Write something first."]})
+        raise InvalidInput(errors={"text": [_("Write something first.")]})
     if len(text) > MAX_CHAT_CHARS:
-        raise InvalidInput(errors={"text": [f"At most {MAX_CHAT_CHARS} characters."]})
+        raise InvalidInput(
+            errors={"text": [_("At most %(limit)s characters.") % {"limit": MAX_CHAT_CHARS}]}
+        )
     if stage.status == Stage.Status.DONE:
-        raise StateConflict("The stage is finished; chat is closed.", code="stage_finished")
+        raise StateConflict(_("The stage is finished; chat is closed."), code="stage_finished")
     return emit(stage, "chat", {"text": text}, actor=author)
 
 
@@ -61,9 +64,11 @@ def integrity_record(
 
     Recorded for the coach to weigh, never used to fail anyone automatically.
     """
-    access_stage_as_candidate(actor, stage, doing="reports paste and focus signals")
+    access_stage_as_candidate(
+        actor, stage, refusal=_("Only the stage's candidate reports paste and focus signals.")
+    )
     if kind not in INTEGRITY_KINDS or not isinstance(amount, int) or amount < 0:
-        raise InvalidInput(errors={"kind": ["Use paste or blur with a non-negative amount."]})
+        raise InvalidInput(errors={"kind": [_("Use paste or blur with a non-negative amount.")]})
     key = "chars" if kind == "paste" else "ms"
     return emit(stage, "integrity", {"kind": kind, key: amount}, actor=actor, private=True)
 
@@ -97,29 +102,33 @@ def stage_timer_control(
 ) -> Stage:
     """The coach pauses, resumes or extends the clock; the server stays authoritative."""
     stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
-    access_stage_as_coach(actor, stage, doing="controls the clock")
+    access_stage_as_coach(
+        actor, stage, refusal=_("Only the stage's coach or an admin controls the clock.")
+    )
     if stage.status != Stage.Status.LIVE:
-        raise StateConflict("The clock runs only while the stage is live.", code="stage_not_live")
+        raise StateConflict(
+            _("The clock runs only while the stage is live."), code="stage_not_live"
+        )
     now = timezone.now()
     if action == "pause":
         if stage.paused_remaining_ms is not None:
-            raise StateConflict("The clock is already paused.")
+            raise StateConflict(_("The clock is already paused."))
         stage.paused_remaining_ms = time_remaining_ms(stage, now)
         stage.deadline = None
     elif action == "resume":
         if stage.paused_remaining_ms is None:
-            raise StateConflict("The clock is not paused.")
+            raise StateConflict(_("The clock is not paused."))
         stage.deadline = now + timedelta(milliseconds=stage.paused_remaining_ms)
         stage.paused_remaining_ms = None
     elif action == "extend":
         if not isinstance(minutes, int) or not 1 <= minutes <= 120:
-            raise InvalidInput(errors={"minutes": ["Extend by 1 to 120 minutes."]})
+            raise InvalidInput(errors={"minutes": [_("Extend by 1 to 120 minutes.")]})
         if stage.paused_remaining_ms is not None:
             stage.paused_remaining_ms += minutes * 60_000
         else:
             stage.deadline = stage.deadline + timedelta(minutes=minutes)
     else:
-        raise InvalidInput(errors={"action": ["Use pause, resume or extend."]})
+        raise InvalidInput(errors={"action": [_("Use pause, resume or extend.")]})
     stage.save(update_fields=["deadline", "paused_remaining_ms"])
     emit(stage, "timer", timer_payload(stage, action), actor=actor)
     return stage
@@ -254,23 +263,25 @@ def stage_ask_next_follow_up(
     at once, without waiting for the answer to grow."""
     from .follow_ups import stage_push_follow_up
 
-    access_stage_as_candidate(actor, stage, doing="asks for the next question")
+    access_stage_as_candidate(
+        actor, stage, refusal=_("Only the stage's candidate asks for the next question.")
+    )
     stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
     if stage.status != Stage.Status.LIVE:
-        raise StateConflict("The stage is not live.", code="stage_not_live")
+        raise StateConflict(_("The stage is not live."), code="stage_not_live")
     if not scripted_interviewer_active(stage):
         raise StateConflict(
-            "Your coach asks the follow-ups in this stage.", code="coach_asks_follow_ups"
+            _("Your coach asks the follow-ups in this stage."), code="coach_asks_follow_ups"
         )
     if (
         question_id is not None
         and not StageQuestion.objects.filter(stage=stage, question_id=question_id).exists()
     ):
-        raise InvalidInput(errors={"question": ["Not a question of this stage."]})
+        raise InvalidInput(errors={"question": [_("Not a question of this stage.")]})
     follow_up = next_after_answer_follow_up(stage, question_id)
     if follow_up is None:
         raise StateConflict(
-            "The interviewer has no more questions for this stage.", code="no_follow_up_left"
+            _("The interviewer has no more questions for this stage."), code="no_follow_up_left"
         )
     return stage_push_follow_up(stage=stage, actor=None, follow_up=follow_up)
 

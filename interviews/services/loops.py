@@ -2,6 +2,7 @@
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from interviews.access import access_loop_start
 from interviews.models import (
@@ -57,16 +58,21 @@ def loop_start(
     """
     access_loop_start(candidate)
     if template.status != QuestionStatus.PUBLISHED:
-        raise InvalidInput(errors={"template": ["This loop template is not published."]})
+        raise InvalidInput(errors={"template": [_("This loop template is not published.")]})
     stage_templates = list(template.stages.select_related("rubric").order_by("position"))
     if not stage_templates:
-        raise InvalidInput(errors={"template": ["This loop template has no stages."]})
+        raise InvalidInput(errors={"template": [_("This loop template has no stages.")]})
     wanted = {slug for st in stage_templates for slug in st.question_slugs}
     latest = _latest_published(wanted)
     missing = sorted(wanted - latest.keys())
     if missing:
         raise InvalidInput(
-            errors={"template": [f"No published version of question(s): {', '.join(missing)}."]}
+            errors={
+                "template": [
+                    _("No published version of question(s): %(slugs)s.")
+                    % {"slugs": ", ".join(missing)}
+                ]
+            }
         )
 
     pinned: dict[int, RubricVersion] = {}

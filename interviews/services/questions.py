@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from interviews.bankfile.anchors import range_text, reanchor
 from interviews.bankfile.format import (
@@ -176,20 +177,29 @@ def _ensure_publishable(question: Question, status: str) -> None:
     if status == QuestionStatus.PUBLISHED and question_is_unverified(question):
         if (question.verification or {}).get("state") == "failed":
             raise QuestionNotVerified(
-                f"{question.slug} v{question.version} failed verification: its reference "
-                "solution did not pass every sample and hidden test in the sandbox. Fix the "
-                "reference or the tests, verify again, then publish."
+                _(
+                    "%(slug)s v%(version)s failed verification: its reference solution did not "
+                    "pass every sample and hidden test in the sandbox. Fix the reference or the "
+                    "tests, verify again, then publish."
+                )
+                % {"slug": question.slug, "version": question.version}
             )
         raise QuestionNotVerified(
-            f"{question.slug} v{question.version} is not verified yet: its reference solution "
-            "must pass every sample and hidden test in the sandbox before it can be published."
+            _(
+                "%(slug)s v%(version)s is not verified yet: its reference solution must pass "
+                "every sample and hidden test in the sandbox before it can be published."
+            )
+            % {"slug": question.slug, "version": question.version}
         )
 
 
 def _new_content_not_publishable(spec: dict) -> QuestionNotVerified:
     return QuestionNotVerified(
-        f"{spec['slug']} is a coding question with new, unverified content: save it as a "
-        "draft, verify its reference solution in the sandbox, then publish it."
+        _(
+            "%(slug)s is a coding question with new, unverified content: save it as a draft, "
+            "verify its reference solution in the sandbox, then publish it."
+        )
+        % {"slug": spec["slug"]}
     )
 
 

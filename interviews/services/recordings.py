@@ -26,6 +26,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from interviews.access import (
     access_recording_audio,
@@ -96,27 +97,33 @@ def recording_propose(
     A call needs everyone present to agree, and someone besides the candidate in the room:
     recording one side of a call nobody else is on is a spoken answer's job."""
     if kind == Recording.Kind.ANSWER:
-        access_stage_as_candidate(actor, stage, doing="records spoken answers")
+        access_stage_as_candidate(
+            actor, stage, refusal=_("Only the stage's candidate records spoken answers.")
+        )
         if (
             question is None
             or not StageQuestion.objects.filter(stage_id=stage.pk, question=question).exists()
         ):
-            raise InvalidInput(errors={"question": ["A question of this stage."]})
+            raise InvalidInput(errors={"question": [_("A question of this stage.")]})
     elif kind == Recording.Kind.CALL:
-        access_recording_consent(actor, stage, doing="propose recording")
+        access_recording_consent(
+            actor,
+            stage,
+            refusal=_("Only the candidate, the stage's coach or an admin propose recording."),
+        )
         if question is not None:
-            raise InvalidInput(errors={"question": ["Only a spoken answer has a question."]})
+            raise InvalidInput(errors={"question": [_("Only a spoken answer has a question.")]})
     else:
-        raise InvalidInput(errors={"kind": ["Use call or answer."]})
+        raise InvalidInput(errors={"kind": [_("Use call or answer.")]})
     stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
     if stage.status != Stage.Status.LIVE:
         raise StateConflict(
-            "Recording is possible only while the stage is live.", code="stage_not_live"
+            _("Recording is possible only while the stage is live."), code="stage_not_live"
         )
     active = Recording.objects.filter(stage=stage, kind=kind, status__in=ACTIVE)
     if kind == Recording.Kind.CALL and active.exists():
         raise StateConflict(
-            "A recording of this round is already proposed or running.",
+            _("A recording of this round is already proposed or running."),
             code="recording_in_progress",
         )
     me = actor.get_username()
@@ -129,7 +136,7 @@ def recording_propose(
             or stage.loop.candidate.get_username() not in present
         ):
             raise StateConflict(
-                "Recording a call needs the candidate and their interviewer in the room.",
+                _("Recording a call needs the candidate and their interviewer in the room."),
                 code="recording_needs_both",
             )
         needs = sorted(user for user in present if user != me)
@@ -164,14 +171,18 @@ def recording_consent(*, recording: Recording, actor: AbstractBaseUser, agree: b
     refusal cancels it. Only those asked may answer, once."""
     recording = _locked(recording)
     stage = recording.stage
-    access_recording_consent(actor, stage, doing="answer a recording request")
+    access_recording_consent(
+        actor,
+        stage,
+        refusal=_("Only the candidate, the stage's coach or an admin answer a recording request."),
+    )
     me = actor.get_username()
     if recording.status != Recording.Status.PROPOSED:
         raise StateConflict(
-            "This recording is not waiting for consent.", code="recording_not_proposed"
+            _("This recording is not waiting for consent."), code="recording_not_proposed"
         )
     if me not in recording.consent_needed:
-        raise NotAllowed("You were not in the room when this recording was proposed.")
+        raise NotAllowed(_("You were not in the room when this recording was proposed."))
     if not agree:
         recording.status = Recording.Status.DECLINED
         recording.stopped_at = timezone.now()
@@ -192,9 +203,15 @@ def recording_stop(*, recording: Recording, actor: AbstractBaseUser) -> Recordin
     candidate for a spoken answer. Stopping twice is a no-op."""
     recording = _locked(recording)
     if recording.kind == Recording.Kind.ANSWER:
-        access_stage_as_candidate(actor, recording.stage, doing="stops spoken answers")
+        access_stage_as_candidate(
+            actor, recording.stage, refusal=_("Only the stage's candidate stops spoken answers.")
+        )
     else:
-        access_recording_consent(actor, recording.stage, doing="stop recording")
+        access_recording_consent(
+            actor,
+            recording.stage,
+            refusal=_("Only the candidate, the stage's coach or an admin stop recording."),
+        )
     if recording.status not in ACTIVE:
         return recording
     recording.status = Recording.Status.STOPPED
@@ -217,15 +234,19 @@ def recording_chunk_append(
     Only the candidate's browser records (the recording is theirs; they may delete it).
     Chunks come in order from 0; a retry of the last stored one is answered as stored."""
     recording = _locked(recording)
-    access_stage_as_candidate(actor, recording.stage, doing="uploads recordings")
+    access_stage_as_candidate(
+        actor, recording.stage, refusal=_("Only the stage's candidate uploads recordings.")
+    )
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-        raise InvalidInput(errors={"seq": ["A chunk number: 0, 1, 2, …"]}, code="chunk_seq_invalid")
+        raise InvalidInput(
+            errors={"seq": [_("A chunk number: 0, 1, 2, …")]}, code="chunk_seq_invalid"
+        )
     if not data:
-        raise InvalidInput(errors={"body": ["The chunk is empty."]}, code="chunk_empty")
+        raise InvalidInput(errors={"body": [_("The chunk is empty.")]}, code="chunk_empty")
     if len(data) > CHUNK_MAX_BYTES:
         raise TooLarge(
-            f"A chunk is at most {CHUNK_MAX_BYTES // 1024} KiB.",
-            errors={"body": [f"{len(data)} bytes."]},
+            _("A chunk is at most %(kib)s KiB.") % {"kib": CHUNK_MAX_BYTES // 1024},
+            errors={"body": [_("%(size)s bytes.") % {"size": len(data)}]},
             code="chunk_too_large",
         )
     digest = hashlib.sha256(data).hexdigest()
@@ -233,19 +254,22 @@ def recording_chunk_append(
     if stored is not None:
         if stored.sha256 != digest:
             raise StateConflict(
-                f"Chunk {seq} is stored already, with other bytes.", code="chunk_conflict"
+                _("Chunk %(seq)s is stored already, with other bytes.") % {"seq": seq},
+                code="chunk_conflict",
             )
         return stored, False
     _check_open(recording)
     if seq != recording.chunk_count:
         raise StateConflict(
-            f"Chunk {recording.chunk_count} comes next, not {seq}.",
+            _("Chunk %(expected)s comes next, not %(seq)s.")
+            % {"expected": recording.chunk_count, "seq": seq},
             errors={"expected": recording.chunk_count},
             code="chunk_out_of_order",
         )
     if recording.size + len(data) > RECORDING_MAX_BYTES:
         raise TooLarge(
-            f"A recording is at most {RECORDING_MAX_BYTES // (1024 * 1024)} MiB.",
+            _("A recording is at most %(mib)s MiB.")
+            % {"mib": RECORDING_MAX_BYTES // (1024 * 1024)},
             code="recording_too_large",
         )
     path = default_storage.save(_chunk_path(recording, seq), ContentFile(data))
@@ -270,7 +294,7 @@ def _check_open(recording: Recording) -> None:
         and timezone.now() - recording.stopped_at <= STOP_GRACE
     ):
         return
-    raise StateConflict("This recording is not recording.", code="recording_not_recording")
+    raise StateConflict(_("This recording is not recording."), code="recording_not_recording")
 
 
 def recording_audio(
@@ -295,7 +319,9 @@ def recording_delete(*, recording: Recording, actor: AbstractBaseUser) -> None:
     from the database (a running one is stopped first, so the room's indicator goes off).
     The log keeps only that a recording happened, never its audio."""
     recording = _locked(recording)
-    access_stage_as_candidate(actor, recording.stage, doing="deletes recordings")
+    access_stage_as_candidate(
+        actor, recording.stage, refusal=_("Only the stage's candidate deletes recordings.")
+    )
     paths = list(recording.chunks.values_list("path", flat=True))
     if recording.status in ACTIVE:
         recording_stopped_emit(recording, reason="deleted", actor=actor)

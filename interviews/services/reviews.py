@@ -7,6 +7,7 @@ from typing import Literal, TypedDict
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from interviews.access import access_stage_as_candidate, access_stage_as_coach
 from interviews.models import (
@@ -37,11 +38,11 @@ def _review_question(stage: Stage, question: Question | None) -> Question:
     if question is None:
         if len(reviews) != 1:
             raise InvalidInput(
-                errors={"question": ["This stage has no single design doc; name the question."]}
+                errors={"question": [_("This stage has no single design doc; name the question.")]}
             )
         return reviews[0]
     if question not in reviews:
-        raise InvalidInput(errors={"question": ["Not a design doc of this stage."]})
+        raise InvalidInput(errors={"question": [_("Not a design doc of this stage.")]})
     return question
 
 
@@ -58,18 +59,28 @@ def review_comment_create(
 ) -> ReviewComment:
     """Comment on lines `[line_start, line_end]` (1-based, inclusive) of the stage's doc."""
     stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
-    access_stage_as_candidate(author, stage, doing="comments on the design doc")
+    access_stage_as_candidate(
+        author, stage, refusal=_("Only the stage's candidate comments on the design doc.")
+    )
     if stage.status != Stage.Status.LIVE:
         raise StateConflict(
-            "Comments can be added only while the stage is live.", code="stage_not_live"
+            _("Comments can be added only while the stage is live."), code="stage_not_live"
         )
     question = _review_question(stage, question)
     if category not in FlawCategory.values:
-        raise InvalidInput(errors={"category": [f'"{category}" is not a known category.']})
+        raise InvalidInput(
+            errors={
+                "category": [_('"%(category)s" is not a known category.') % {"category": category}]
+            }
+        )
     lines = document_line_count(question.document)
     if line_start < 1 or line_end < line_start or line_end > lines:
         raise InvalidInput(
-            errors={"lines": [f"Give [first, last] with 1 <= first <= last <= {lines}."]}
+            errors={
+                "lines": [
+                    _("Give [first, last] with 1 <= first <= last <= %(lines)s.") % {"lines": lines}
+                ]
+            }
         )
     comment = ReviewComment.objects.create(
         stage=stage,
@@ -106,21 +117,21 @@ def _comment_payload(comment: ReviewComment) -> dict:
 
 
 def _own_live_comment(
-    stage: Stage, author: AbstractBaseUser, comment_id: int, *, doing: str
+    stage: Stage, author: AbstractBaseUser, comment_id: int, *, refusal: str
 ) -> tuple[Stage, ReviewComment]:
     """The candidate's own comment of a live stage, with the stage locked: comments are
     the review's answer, so they change only while the clock runs, and only by whoever
     wrote them."""
     stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
-    access_stage_as_candidate(author, stage, doing=doing)
+    access_stage_as_candidate(author, stage, refusal=refusal)
     comment = ReviewComment.objects.filter(stage=stage, pk=comment_id).first()
     if comment is None:
-        raise NotFound("Review comment not found.")
+        raise NotFound(_("Review comment not found."))
     if comment.author_id != author.pk:
-        raise NotAllowed("Only the comment's author changes it.", code="not_comment_author")
+        raise NotAllowed(_("Only the comment's author changes it."), code="not_comment_author")
     if stage.status != Stage.Status.LIVE:
         raise StateConflict(
-            "Comments can be changed only while the stage is live.", code="stage_not_live"
+            _("Comments can be changed only while the stage is live."), code="stage_not_live"
         )
     return stage, comment
 
@@ -138,18 +149,31 @@ def review_comment_update(
 ) -> ReviewComment:
     """Change the lines, category or text of one's own comment while the stage is live
     (only what is given changes; lines come as a pair)."""
-    stage, comment = _own_live_comment(stage, author, comment_id, doing="edits review comments")
+    stage, comment = _own_live_comment(
+        stage, author, comment_id, refusal=_("Only the stage's candidate edits review comments.")
+    )
     if (line_start is None) != (line_end is None):
-        raise InvalidInput(errors={"lines": ["Give [first, last]."]})
+        raise InvalidInput(errors={"lines": [_("Give [first, last].")]})
     if category is not None:
         if category not in FlawCategory.values:
-            raise InvalidInput(errors={"category": [f'"{category}" is not a known category.']})
+            raise InvalidInput(
+                errors={
+                    "category": [
+                        _('"%(category)s" is not a known category.') % {"category": category}
+                    ]
+                }
+            )
         comment.category = category
     if line_start is not None and line_end is not None:
         lines = document_line_count(comment.question.document)
         if line_start < 1 or line_end < line_start or line_end > lines:
             raise InvalidInput(
-                errors={"lines": [f"Give [first, last] with 1 <= first <= last <= {lines}."]}
+                errors={
+                    "lines": [
+                        _("Give [first, last] with 1 <= first <= last <= %(lines)s.")
+                        % {"lines": lines}
+                    ]
+                }
             )
         comment.line_start, comment.line_end = line_start, line_end
     if text is not None:
@@ -163,7 +187,9 @@ def review_comment_update(
 def review_comment_delete(*, stage: Stage, author: AbstractBaseUser, comment_id: int) -> None:
     """Withdraw one's own comment while the stage is live (a coach's ruling on it goes
     with it)."""
-    stage, comment = _own_live_comment(stage, author, comment_id, doing="deletes review comments")
+    stage, comment = _own_live_comment(
+        stage, author, comment_id, refusal=_("Only the stage's candidate deletes review comments.")
+    )
     comment.delete()
     emit(stage, "review_comment.deleted", {"id": comment_id}, actor=author)
 
@@ -493,7 +519,7 @@ def review_score(*, stage: Stage) -> ReviewScore:
 def _stage_comment(stage: Stage, comment_id: int) -> ReviewComment:
     comment = ReviewComment.objects.filter(stage=stage, pk=comment_id).first()
     if comment is None:
-        raise InvalidInput(errors={"comment": ["Not a review comment of this stage."]})
+        raise InvalidInput(errors={"comment": [_("Not a review comment of this stage.")]})
     return comment
 
 
@@ -512,15 +538,17 @@ def review_match_override_set(
     category and lines need not agree (that is what an override is for). Replaces an
     earlier ruling."""
     if valid and flaw_id is not None:
-        raise InvalidInput(errors={"valid": ["A comment matching a flaw is a hit already."]})
-    access_stage_as_coach(coach, stage, doing="overrides review matches")
+        raise InvalidInput(errors={"valid": [_("A comment matching a flaw is a hit already.")]})
+    access_stage_as_coach(
+        coach, stage, refusal=_("Only the stage's coach or an admin overrides review matches.")
+    )
     comment = _stage_comment(stage, comment_id)
     flaw = None
     if flaw_id is not None:
         flaw = PlantedFlaw.objects.filter(pk=flaw_id, question_id=comment.question_id).first()
         if flaw is None:
-            raise InvalidInput(errors={"flaw": ["Not a planted flaw of the comment's doc."]})
-    override, _ = ReviewMatchOverride.objects.update_or_create(
+            raise InvalidInput(errors={"flaw": [_("Not a planted flaw of the comment's doc.")]})
+    override, _created = ReviewMatchOverride.objects.update_or_create(
         comment=comment, defaults={"flaw": flaw, "coach": coach, "valid": valid}
     )
     emit(
@@ -536,11 +564,13 @@ def review_match_override_set(
 @transaction.atomic
 def review_match_override_clear(*, stage: Stage, coach: AbstractBaseUser, comment_id: int) -> None:
     """Drop the coach's ruling on a comment: the automatic match applies again."""
-    access_stage_as_coach(coach, stage, doing="overrides review matches")
+    access_stage_as_coach(
+        coach, stage, refusal=_("Only the stage's coach or an admin overrides review matches.")
+    )
     comment = ReviewComment.objects.filter(stage=stage, pk=comment_id).first()
     if comment is None:
-        raise NotFound("Review comment not found.")
-    deleted, _ = ReviewMatchOverride.objects.filter(comment=comment).delete()
+        raise NotFound(_("Review comment not found."))
+    deleted, _by_model = ReviewMatchOverride.objects.filter(comment=comment).delete()
     if deleted:
         emit(
             stage,

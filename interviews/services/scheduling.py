@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from interviews.access import (
     access_booking_change,
@@ -45,7 +46,7 @@ def local_to_utc(starts_local: datetime, time_zone: str) -> datetime:
     try:
         zone = ZoneInfo(time_zone)
     except (ZoneInfoNotFoundError, ValueError, TypeError) as error:
-        raise InvalidInput(errors={"time_zone": ["Unknown time zone."]}) from error
+        raise InvalidInput(errors={"time_zone": [_("Unknown time zone.")]}) from error
     return starts_local.replace(tzinfo=None).replace(tzinfo=zone).astimezone(UTC)
 
 
@@ -59,15 +60,20 @@ def _check_slot_times(
 ) -> None:
     if not SLOT_MINUTES_MIN <= minutes <= SLOT_MINUTES_MAX:
         raise InvalidInput(
-            errors={"minutes": [f"Between {SLOT_MINUTES_MIN} and {SLOT_MINUTES_MAX} minutes."]}
+            errors={
+                "minutes": [
+                    _("Between %(min)s and %(max)s minutes.")
+                    % {"min": SLOT_MINUTES_MIN, "max": SLOT_MINUTES_MAX}
+                ]
+            }
         )
     if starts_at <= now:
-        raise InvalidInput("A slot must start in the future.", code="slot_in_past")
+        raise InvalidInput(_("A slot must start in the future."), code="slot_in_past")
     if slot_overlaps_for_coach(
         coach, starts_at, starts_at + timedelta(minutes=minutes), exclude=exclude
     ):
         raise StateConflict(
-            "This overlaps one of your slots.",
+            _("This overlaps one of your slots."),
             errors={"starts_at": starts_at.isoformat()},
             code="slot_overlaps",
         )
@@ -89,7 +95,7 @@ def slots_publish(
     access_slot_publish(coach)
     now = now or timezone.now()
     if not 1 <= weeks <= WEEKS_MAX:
-        raise InvalidInput(errors={"weeks": [f"Between 1 and {WEEKS_MAX}."]})
+        raise InvalidInput(errors={"weeks": [_("Between 1 and %(max)s.") % {"max": WEEKS_MAX}]})
     _lock_user(coach)
     slots = []
     for week in range(weeks):
@@ -119,7 +125,7 @@ def slot_update(
     slot = CoachSlot.objects.select_for_update().get(pk=slot.pk)
     if slot_is_booked(slot):
         raise StateConflict(
-            "This slot is booked: reschedule or cancel the session instead.", code="slot_booked"
+            _("This slot is booked: reschedule or cancel the session instead."), code="slot_booked"
         )
     starts_at = local_to_utc(starts_local, time_zone)
     _check_slot_times(slot.coach, starts_at, minutes, now or timezone.now(), exclude=slot.pk)
@@ -134,21 +140,21 @@ def slot_delete(*, slot: CoachSlot, actor: AbstractBaseUser) -> None:
     access_slot_edit(actor, slot)
     slot = CoachSlot.objects.select_for_update().get(pk=slot.pk)
     if slot_is_booked(slot):
-        raise StateConflict("This slot is booked: cancel the session first.", code="slot_booked")
+        raise StateConflict(_("This slot is booked: cancel the session first."), code="slot_booked")
     if slot.bookings.exists():
-        raise StateConflict("This slot has a past session on record.", code="slot_has_history")
+        raise StateConflict(_("This slot has a past session on record."), code="slot_has_history")
     slot.delete()
 
 
 def _check_bookable(slot: CoachSlot, candidate, now: datetime, exclude=None) -> None:
     """The slot is in the future and free, and the candidate has nothing else then."""
     if slot.starts_at <= now:
-        raise InvalidInput("This slot has already started.", code="booking_in_past")
+        raise InvalidInput(_("This slot has already started."), code="booking_in_past")
     if slot_is_booked(slot):
-        raise StateConflict("Somebody has just booked this slot.", code="slot_taken")
+        raise StateConflict(_("Somebody has just booked this slot."), code="slot_taken")
     if booking_overlaps_for_candidate(candidate, slot.starts_at, slot.ends_at, exclude=exclude):
         raise StateConflict(
-            "You already have a session booked at that time.", code="booking_overlaps"
+            _("You already have a session booked at that time."), code="booking_overlaps"
         )
 
 
@@ -159,7 +165,7 @@ def _save_or_taken(booking: Booking, **kwargs) -> None:
         with transaction.atomic():
             booking.save(**kwargs)
     except IntegrityError as error:
-        raise StateConflict("Somebody has just booked this slot.", code="slot_taken") from error
+        raise StateConflict(_("Somebody has just booked this slot."), code="slot_taken") from error
 
 
 def _unassign(stage: Stage, coach, actor) -> None:
@@ -184,15 +190,15 @@ def booking_create(
     stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
     if not (stage.loop.coached and stage.is_live_kind):
         raise StateConflict(
-            "Only a coached loop's live rounds are booked.", code="stage_not_coached"
+            _("Only a coached loop's live rounds are booked."), code="stage_not_coached"
         )
     if stage.status != Stage.Status.PENDING:
-        raise StateConflict("This stage has already started.", code="stage_not_pending")
+        raise StateConflict(_("This stage has already started."), code="stage_not_pending")
     _lock_user(actor)
     slot = CoachSlot.objects.select_for_update().select_related("coach").get(pk=slot.pk)
     if Booking.objects.filter(stage=stage, status=Booking.Status.BOOKED).exists():
         raise StateConflict(
-            "This stage is booked already: reschedule that session instead.",
+            _("This stage is booked already: reschedule that session instead."),
             code="stage_already_booked",
         )
     _check_bookable(slot, actor, now)
@@ -217,7 +223,7 @@ def _locked_booking(booking: Booking) -> Booking:
         .get(pk=booking.pk)
     )
     if booking.status != Booking.Status.BOOKED:
-        raise StateConflict("This session is not booked any more.", code="booking_not_active")
+        raise StateConflict(_("This session is not booked any more."), code="booking_not_active")
     return booking
 
 
@@ -225,7 +231,9 @@ def _locked_booking(booking: Booking) -> Booking:
 def booking_cancel(*, booking: Booking, actor: AbstractBaseUser) -> Booking:
     """Either side (or an admin) cancels: the slot opens again, the stage goes back to the
     coach queue if it has not started, and both get a METHOD:CANCEL invite."""
-    access_booking_change(actor, booking, doing="cancels it")
+    access_booking_change(
+        actor, booking, refusal=_("Only the booking's candidate, its coach or an admin cancels it.")
+    )
     booking = _locked_booking(booking)
     booking.status = Booking.Status.CANCELLED
     booking.sequence += 1
@@ -242,17 +250,21 @@ def booking_reschedule(
     """Move the session to another open slot in one transaction: the old slot opens, the
     new one is taken, and the slot's coach claims the stage (a coach moves a session only
     to one of their own slots). Same calendar UID, SEQUENCE + 1."""
-    access_booking_change(actor, booking, doing="reschedules it")
+    access_booking_change(
+        actor,
+        booking,
+        refusal=_("Only the booking's candidate, its coach or an admin reschedules it."),
+    )
     now = now or timezone.now()
     booking = _locked_booking(booking)
     slot = CoachSlot.objects.select_for_update().select_related("coach").get(pk=slot.pk)
     if actor.pk == booking.coach_id and slot.coach_id != actor.pk:
-        raise StateConflict("Move the session to one of your own slots.", code="slot_not_yours")
+        raise StateConflict(_("Move the session to one of your own slots."), code="slot_not_yours")
     if slot.pk == booking.slot_id:
         return booking
     stage = Stage.objects.select_for_update().get(pk=booking.stage_id)
     if stage.status != Stage.Status.PENDING:
-        raise StateConflict("This stage has already started.", code="stage_not_pending")
+        raise StateConflict(_("This stage has already started."), code="stage_not_pending")
     _lock_user(booking.candidate)
     _check_bookable(slot, booking.candidate, now, exclude=booking.pk)
     if slot.coach_id != booking.coach_id:

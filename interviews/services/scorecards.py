@@ -4,6 +4,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from interviews.access import access_stage_as_coach
 from interviews.models import Scorecard, Stage
@@ -32,7 +33,9 @@ def scorecard_save(
     unset) until it is saved with `submit`, which needs a recommendation. A submitted one
     is changed only by submitting again, never turned back into a draft the candidate
     would stop seeing."""
-    access_stage_as_coach(coach, stage, doing="scores the stage")
+    access_stage_as_coach(
+        coach, stage, refusal=_("Only the stage's coach or an admin scores the stage.")
+    )
     errors: dict[str, Any] = {}
     if recommendation and recommendation not in Scorecard.Recommendation.values:
         errors["recommendation"] = ["Use strong_no, no, yes or strong_yes."]
@@ -56,15 +59,15 @@ def scorecard_save(
     if score_errors:
         errors["scores"] = score_errors
     if errors:
-        raise InvalidInput("The scorecard is not valid.", errors=errors)
+        raise InvalidInput(_("The scorecard is not valid."), errors=errors)
 
     stage = Stage.objects.select_for_update().get(pk=stage.pk)
     if not submit and Scorecard.objects.filter(stage=stage, draft=False).exists():
         raise StateConflict(
-            "This scorecard was submitted; submit it again to change it.",
+            _("This scorecard was submitted; submit it again to change it."),
             code="scorecard_submitted",
         )
-    scorecard, _ = Scorecard.objects.update_or_create(
+    scorecard, _created = Scorecard.objects.update_or_create(
         stage=stage,
         defaults={
             "coach": coach,

@@ -4,6 +4,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from interviews.access import access_stage_as_candidate
 from interviews.models import SelfAssessment, Stage
@@ -18,10 +19,12 @@ def self_assessment_save(
 ) -> SelfAssessment:
     """Create or replace the candidate's self-assessment of a finished stage. Dimensions
     must be the stage rubric's (without a rubric, any names go), each scored once, 1–4."""
-    access_stage_as_candidate(candidate, stage, doing="assesses their own stage")
+    access_stage_as_candidate(
+        candidate, stage, refusal=_("Only the stage's candidate assesses their own stage.")
+    )
     if stage.status != Stage.Status.DONE:
         raise StateConflict(
-            "Assess yourself once the stage is finished.", code="stage_not_finished"
+            _("Assess yourself once the stage is finished."), code="stage_not_finished"
         )
     rubric = rubric_for_stage(stage)
     allowed = set(rubric.dimension_names) if rubric else None
@@ -36,11 +39,11 @@ def self_assessment_save(
         seen.add(name)
     if errors:
         raise InvalidInput(
-            "The self-assessment is not valid.",
+            _("The self-assessment is not valid."),
             errors={"scores": errors},
             code="self_assessment_invalid",
         )
-    assessment, _ = SelfAssessment.objects.update_or_create(
+    assessment, _created = SelfAssessment.objects.update_or_create(
         stage=stage,
         defaults={
             "scores": [

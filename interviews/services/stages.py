@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from interviews.access import (
     access_stage_as_coach,
@@ -64,9 +65,9 @@ def stage_start(
     stage = _locked(stage)
     access_stage_start(actor, stage, solo=solo, now=now)
     if stage.status == Stage.Status.LIVE:
-        raise StateConflict("This stage is already live.", code="stage_already_live")
+        raise StateConflict(_("This stage is already live."), code="stage_already_live")
     if stage.status == Stage.Status.DONE:
-        raise StateConflict("This stage is finished.", code="stage_finished")
+        raise StateConflict(_("This stage is finished."), code="stage_finished")
     other_live = (
         Stage.objects.filter(loop_id=stage.loop_id, status=Stage.Status.LIVE)
         .exclude(pk=stage.pk)
@@ -74,7 +75,8 @@ def stage_start(
     )
     if other_live is not None:
         raise StateConflict(
-            f"Another stage of this loop is live ({other_live.title}); finish it first.",
+            _("Another stage of this loop is live (%(stage)s); finish it first.")
+            % {"stage": other_live.title},
             errors={"live_stage": other_live.pk},
             code="other_stage_live",
         )
@@ -113,11 +115,13 @@ def stage_finish(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
     """End the stage now; the latest unsubmitted code of each coding question is
     submitted for judging, as at the deadline."""
     stage = _locked(stage)
-    access_stage_clock(actor, stage, doing="finish a stage")
+    access_stage_clock(
+        actor, stage, refusal=_("Only the candidate, the stage's coach or an admin finish a stage.")
+    )
     if stage.status == Stage.Status.PENDING:
-        raise StateConflict("This stage has not started.", code="stage_not_started")
+        raise StateConflict(_("This stage has not started."), code="stage_not_started")
     if stage.status == Stage.Status.DONE:
-        raise StateConflict("This stage is already finished.", code="stage_finished")
+        raise StateConflict(_("This stage is already finished."), code="stage_finished")
     stage.status = Stage.Status.DONE
     stage.finished_at = timezone.now()
     stage.paused_remaining_ms = None
@@ -133,11 +137,13 @@ def stage_release(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
     """Its coach (or an admin) gives a stage that has not finished back to the coach
     queue; another coach may claim it. The old coach's room sockets lose access."""
     stage = _locked(stage)
-    access_stage_as_coach(actor, stage, doing="releases the stage")
+    access_stage_as_coach(
+        actor, stage, refusal=_("Only the stage's coach or an admin releases the stage.")
+    )
     if stage.coach_id is None:
-        raise StateConflict("Nobody has claimed this stage.", code="stage_not_claimed")
+        raise StateConflict(_("Nobody has claimed this stage."), code="stage_not_claimed")
     if stage.status == Stage.Status.DONE:
-        raise StateConflict("This stage is finished.", code="stage_finished")
+        raise StateConflict(_("This stage is finished."), code="stage_finished")
     previous = stage.coach.get_username()
     stage.coach = None
     stage.coach_requested = True
@@ -151,11 +157,13 @@ def stage_release(*, stage: Stage, actor: AbstractBaseUser) -> Stage:
 def stage_hand_over(*, stage: Stage, actor: AbstractBaseUser, to: AbstractBaseUser) -> Stage:
     """Its coach (or an admin) hands a stage to another coach, who has it as if claimed."""
     stage = _locked(stage)
-    access_stage_as_coach(actor, stage, doing="hands the stage over")
+    access_stage_as_coach(
+        actor, stage, refusal=_("Only the stage's coach or an admin hands the stage over.")
+    )
     if role_of(to) != COACH:
-        raise InvalidInput(errors={"coach": ["Hand the stage to a coach."]})
+        raise InvalidInput(errors={"coach": [_("Hand the stage to a coach.")]})
     if stage.status == Stage.Status.DONE:
-        raise StateConflict("This stage is finished.", code="stage_finished")
+        raise StateConflict(_("This stage is finished."), code="stage_finished")
     if stage.coach_id == to.pk:
         return stage
     stage.coach = to

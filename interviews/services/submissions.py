@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from interviews.access import access_stage_as_candidate, access_stage_clock
 from interviews.judging.submissions import submission_status_payload
@@ -39,32 +40,40 @@ def submission_create(
     limit = settings.MAX_CODE_BYTES
     if len(code.encode("utf-8")) > limit:
         raise TooLarge(
-            f"Code is over {limit // 1024} KiB.", errors={"code": [f"Max {limit} bytes."]}
+            _("Code is over %(kib)s KiB.") % {"kib": limit // 1024},
+            errors={"code": [_("Max %(limit)s bytes.") % {"limit": limit}]},
         )
     if stdin is not None and len(stdin.encode("utf-8")) > limit:
         raise TooLarge(
-            f"stdin is over {limit // 1024} KiB.", errors={"stdin": [f"Max {limit} bytes."]}
+            _("stdin is over %(kib)s KiB.") % {"kib": limit // 1024},
+            errors={"stdin": [_("Max %(limit)s bytes.") % {"limit": limit}]},
         )
     if mode not in Submission.Mode.values:
-        raise InvalidInput(errors={"mode": ["Use run or submit."]})
+        raise InvalidInput(errors={"mode": [_("Use run or submit.")]})
     if stdin is not None and mode != Submission.Mode.RUN:
-        raise InvalidInput(errors={"stdin": ["stdin is only for run mode."]})
+        raise InvalidInput(errors={"stdin": [_("stdin is only for run mode.")]})
 
     stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
-    access_stage_as_candidate(author, stage, doing="submits code")
+    access_stage_as_candidate(author, stage, refusal=_("Only the stage's candidate submits code."))
     if stage.status != Stage.Status.LIVE:
         raise StateConflict(
-            "Code can be run or submitted only while the stage is live.", code="stage_not_live"
+            _("Code can be run or submitted only while the stage is live."), code="stage_not_live"
         )
     question: Question | None = stage_question_get(stage, question_id)
     if question is None:
-        raise InvalidInput(errors={"question": ["Not a question of this stage."]})
+        raise InvalidInput(errors={"question": [_("Not a question of this stage.")]})
     if question.kind != QuestionKind.CODING:
-        raise InvalidInput(errors={"question": ["Not a coding question."]})
+        raise InvalidInput(errors={"question": [_("Not a coding question.")]})
     if language not in question.languages:
-        raise InvalidInput(errors={"language": [f"Use one of: {', '.join(question.languages)}."]})
+        raise InvalidInput(
+            errors={
+                "language": [
+                    _("Use one of: %(languages)s.") % {"languages": ", ".join(question.languages)}
+                ]
+            }
+        )
     if not part_is_open(stage, question, part):
-        raise StateConflict(f"Part {part} is not open.", code="part_locked")
+        raise StateConflict(_("Part %(part)s is not open.") % {"part": part}, code="part_locked")
     _check_in_flight(author)
 
     submission = Submission.objects.create(
@@ -93,8 +102,11 @@ def _check_in_flight(author: AbstractBaseUser) -> None:
     ).count()
     if in_flight >= limit:
         raise TooBusy(
-            f"You already have {in_flight} submissions waiting for the judge (at most "
-            f"{limit} at a time). Send this one when one of them has its verdict."
+            _(
+                "You already have %(in_flight)s submissions waiting for the judge (at most "
+                "%(limit)s at a time). Send this one when one of them has its verdict."
+            )
+            % {"in_flight": in_flight, "limit": limit}
         )
 
 
@@ -175,7 +187,11 @@ def _code_documents(stage: Stage) -> list[tuple[int, DocumentState]]:
 def stage_unsubmitted_code(*, stage: Stage, actor: AbstractBaseUser) -> list[Question]:
     """The coding questions whose latest code finishing now would submit for judging
     (what Finish asks the candidate to confirm); none unless the stage is live."""
-    access_stage_clock(actor, stage, doing="finishes a stage")
+    access_stage_clock(
+        actor,
+        stage,
+        refusal=_("Only the candidate, the stage's coach or an admin finishes a stage."),
+    )
     if stage.status != Stage.Status.LIVE:
         return []
     questions = []

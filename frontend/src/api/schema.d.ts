@@ -1336,7 +1336,14 @@ export interface components {
             email: string;
             /** @description IANA zone; "" means the browser's own. */
             time_zone: string;
-            language: components["schemas"]["AccountLanguageEnum"];
+            /**
+             * @description "" until the person chooses: the browser's language applies.
+             *
+             *     * `en` - English
+             *     * `zh-Hans` - 简体中文
+             *     * `zh-Hant` - 繁體中文
+             */
+            language: components["schemas"]["AccountLanguageEnum"] | components["schemas"]["BlankEnum"];
             email_verified: boolean;
             /**
              * @description How this deployment confirms addresses (ACCOUNT_EMAIL_VERIFICATION).
@@ -3216,6 +3223,7 @@ export interface components {
             role: string;
             /** @description IANA zone; "" means the browser's own. */
             time_zone: string;
+            /** @description The saved interface language (en, zh-Hans, zh-Hant); "" until the person chooses one: then the browser's language applies. */
             language: string;
         };
         VerificationQueued: {

@@ -19,14 +19,14 @@ def client_of(user) -> APIClient:
     return client
 
 
-def test_the_defaults_before_any_change_are_the_browsers_zone_and_english():
+def test_the_defaults_before_any_change_are_the_browsers_zone_and_language():
     user = UserFactory(email="ada@example.com")
     response = client_of(user).get(URL)
     assert response.status_code == 200
     assert response.json() == {
         "email": "ada@example.com",
         "time_zone": "",
-        "language": "en",
+        "language": "",
         "email_verified": False,
         "email_verification": "none",
     }

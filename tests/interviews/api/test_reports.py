@@ -223,6 +223,34 @@ def test_printable_report_authorisation(scored, client):
     assert client.get("/loops/999999/report.html").status_code == 404
 
 
+@pytest.mark.parametrize(
+    ("query", "header", "lang", "labels"),
+    [
+        ({"lang": "zh-Hans"}, "en", "zh-Hans", ["遗漏的缺陷", "总体", "环节", "评分卡 — "]),
+        ({}, "zh-TW", "zh-Hant", ["遺漏的缺陷", "總體", "環節", "評分卡 — "]),
+    ],
+)
+def test_printable_report_speaks_the_requests_language(scored, client, query, header, lang, labels):
+    """Its own words in the request's language; what people wrote stays as written."""
+    client = html_client(client, scored.owner)
+    response = client.get(
+        f"/loops/{scored.loop.pk}/report.html", query, HTTP_ACCEPT_LANGUAGE=header
+    )
+    body = response.content.decode()
+    assert response["Content-Language"] == lang
+    assert f'<html lang="{lang.lower()}">' in body
+    for label in labels:
+        assert label in body
+    assert "Missed flaws" not in body and "Sharp on the heap." in body
+
+
+def test_the_report_names_every_stage_kind():
+    from interviews.stage_kinds import stage_kind_list
+    from interviews.templatetags.report_labels import KIND
+
+    assert set(KIND) == {spec.kind for spec in stage_kind_list()}
+
+
 def test_printable_report_of_an_empty_loop(world, client):
     body = html_client(client, world.other).get(f"/loops/{world.other_loop.pk}/report.html")
     assert body.status_code == 200
