@@ -161,7 +161,7 @@ def access_loop_start(user: AnyUser | None) -> None:
 def access_plan_follow(user: AnyUser | None) -> None:
     """Study plans lead to practice loops, which are the candidates' own."""
     if role_of(user) != CANDIDATE:
-        raise NotAllowed("Only candidates follow study plans.", code="plan_candidates_only")
+        raise NotAllowed(_("Only candidates follow study plans."), code="plan_candidates_only")
 
 
 def access_coach_queue(user: AnyUser | None) -> None:

@@ -1,30 +1,16 @@
 """Study plans: the two-week plan and any other the bank ships."""
 
 from django.urls import path
-from django.utils.translation.trans_real import parse_accept_lang_header
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from interviews.i18n import request_language
 from interviews.selectors.plans import study_plan_get, study_plan_summaries, study_plan_view
 from interviews.services.plans import study_plan_start
 
 from .base import PracticeApi, StrictBooleanField, StrictSerializer
-
-
-def _language(request: Request) -> str:
-    """The language bank text is wanted in (DESIGN.md "Languages"): `?lang=`, else the
-    first of Accept-Language's that we have."""
-    tags = [request.query_params.get("lang", "")]
-    tags += [tag for tag, _ in parse_accept_lang_header(request.headers.get("Accept-Language", ""))]
-    for tag in tags:
-        tag = tag.lower()
-        if tag.startswith("zh"):
-            return "zh-Hant" if any(m in tag for m in ("hant", "-tw", "-hk", "-mo")) else "zh-Hans"
-        if tag.startswith("en"):
-            return "en"
-    return "en"
 
 
 class PlanSummarySerializer(serializers.Serializer):
@@ -90,7 +76,7 @@ class PlanStartInputSerializer(StrictSerializer):
 class PlanListApi(PracticeApi):
     @extend_schema(responses={200: PlanSummarySerializer(many=True)}, operation_id="plans_list")
     def get(self, request: Request) -> Response:
-        plans = study_plan_summaries(user=request.user, language=_language(request))
+        plans = study_plan_summaries(user=request.user, language=request_language(request))
         return Response(PlanSummarySerializer(plans, many=True).data)
 
 
@@ -98,7 +84,7 @@ class PlanDetailApi(PracticeApi):
     @extend_schema(responses={200: PlanSerializer}, operation_id="plan_detail")
     def get(self, request: Request, slug: str) -> Response:
         plan = study_plan_get(slug)
-        view = study_plan_view(plan=plan, user=request.user, language=_language(request))
+        view = study_plan_view(plan=plan, user=request.user, language=request_language(request))
         return Response(PlanSerializer(view).data)
 
 
@@ -114,7 +100,7 @@ class PlanStartApi(PracticeApi):
         serializer.is_valid(raise_exception=True)
         plan = study_plan_get(slug)
         study_plan_start(user=request.user, plan=plan, **serializer.validated_data)
-        view = study_plan_view(plan=plan, user=request.user, language=_language(request))
+        view = study_plan_view(plan=plan, user=request.user, language=request_language(request))
         return Response(PlanSerializer(view).data)
 
 

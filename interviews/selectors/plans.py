@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from interviews.models import LoopTemplate, PlanEnrolment, Stage, StageTemplate, StudyPlan
 from interviews.models.bank import QuestionStatus
@@ -32,7 +33,7 @@ def study_plans_published() -> QuerySet[StudyPlan]:
 def study_plan_get(slug: str) -> StudyPlan:
     plan = study_plans_published().filter(slug=slug).first()
     if plan is None:
-        raise NotFound(f"No study plan {slug!r}.")
+        raise NotFound(_("No study plan %(slug)s.") % {"slug": slug})
     return plan
 
 
