@@ -5,6 +5,9 @@ by it; the codes are the ones the bank file and the frontend use (`zh-Hans`, not
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -74,3 +77,32 @@ def request_language(request: Any) -> str:
         return saved
     header = getattr(request, "headers", {}).get("Accept-Language", "")
     return _accept_language(header) or DEFAULT_LANGUAGE
+
+
+# --- the language bank text is served in ----------------------------------------------
+
+_content_language: ContextVar[str | Callable[[], str]] = ContextVar(
+    "content_language", default=DEFAULT_LANGUAGE
+)
+
+
+def content_language() -> str:
+    """The language bank text is being served in (set per request by the API views;
+    English elsewhere, e.g. in Celery tasks). Resolved on first use: a response with no
+    translated bank text never looks up the user's saved preference."""
+    value = _content_language.get()
+    if callable(value):
+        value = value()
+        _content_language.set(value if value in LANGUAGES else DEFAULT_LANGUAGE)
+    return value if value in LANGUAGES else DEFAULT_LANGUAGE
+
+
+@contextmanager
+def content_language_override(language: str | Callable[[], str]) -> Iterator[None]:
+    """Serve bank text in `language` (or the one a callable gives when first needed)
+    inside the block; an unknown one is English."""
+    token = _content_language.set(language)
+    try:
+        yield
+    finally:
+        _content_language.reset(token)

@@ -2,6 +2,7 @@
 base view (a size-capped JSON parser; errors are mapped in errors.py)."""
 
 import logging
+from contextlib import ExitStack
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -9,6 +10,8 @@ from rest_framework import serializers
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
+
+from interviews.i18n import content_language_override, request_language
 
 from .parsers import LimitedJSONParser
 
@@ -91,7 +94,22 @@ class ScopedThrottle(ScopedRateThrottle):
 
 
 class PracticeApi(APIView):
-    """Base of the practice views: JSON capped in size. Errors, domain ones included,
-    become responses in the one exception handler (errors.py)."""
+    """Base of the practice views: JSON capped in size; bank text served in the request's
+    language (`interviews.i18n`). Errors, domain ones included, become responses in the
+    one exception handler (errors.py)."""
 
     parser_classes = [LimitedJSONParser]
+
+    def initial(self, request: Any, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        # After authentication: a token user's saved language counts too.
+        self._content_language = ExitStack()
+        self._content_language.enter_context(
+            content_language_override(lambda: request_language(request))
+        )
+
+    def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
+        stack = getattr(self, "_content_language", None)
+        if stack is not None:
+            stack.close()
+        return super().finalize_response(request, response, *args, **kwargs)

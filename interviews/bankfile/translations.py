@@ -31,12 +31,34 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from interviews.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from interviews.i18n import DEFAULT_LANGUAGE, LANGUAGES, content_language
 
 #: The languages a bank object may be translated into (English is its own text).
 TRANSLATION_LANGUAGES = tuple(language for language in LANGUAGES if language != DEFAULT_LANGUAGE)
 
 ErrorSink = Callable[[str, str], None]
+
+#: Every field a translation may name somewhere; one the English lacks where it is
+#: named (a model answer of a follow-up without coach notes) is refused as such.
+TRANSLATABLE_FIELDS = frozenset(
+    {
+        "title",
+        "prompt",
+        "parts",
+        "follow_ups",
+        "key_points",
+        "point",
+        "model_answer",
+        "flaws",
+        "known_issues",
+        "explanation",
+        "dimensions",
+        "name",
+        "levels",
+        "description",
+        "stages",
+    }
+)
 
 # A field's schema: "text" (a string), a list's length check ("levels"), or a mapping
 # {"numbered": (English items, item schema)} built per object below.
@@ -74,7 +96,10 @@ class _Checker:
         for key, value in raw.items():
             where = _key(path, str(key))
             if key not in schema:
-                self.error(where, "unknown field")
+                known = key in TRANSLATABLE_FIELDS
+                self.error(
+                    where, f"the English has no {key} to translate" if known else "unknown field"
+                )
                 continue
             kind = schema[key]
             if value is None:
@@ -243,10 +268,12 @@ class Translation:
         self.translated: set[str] = set()
         self.fallback: list[str] = []
 
-    def text(self, field: str, english: str) -> str:
+    def text(self, field: str, english: str, *, key: str | None = None) -> str:
+        """The field in the requested language, else `english`; `key` names it in the
+        block when the two differ (a follow-up's `coach_notes` is its `model_answer`)."""
         if self.requested == DEFAULT_LANGUAGE or not english:
             return english
-        value = self.block.get(field)
+        value = self.block.get(key or field)
         if isinstance(value, str) and value.strip():
             self.translated.add(field)
             return value
@@ -279,9 +306,13 @@ class Translation:
         return out
 
 
-def translation_of(i18n: Mapping[str, Any] | None, language: str) -> Translation:
-    """The object's translation into `language` (English: no translation)."""
-    return Translation((i18n or {}).get(language), language)
+def translation_of(i18n: Mapping[str, Any] | None, language: str | None = None) -> Translation:
+    """The object's translation into `language` (default: the language bank text is
+    served in, looked up only when the object has translations at all)."""
+    if not i18n:
+        return Translation(None, DEFAULT_LANGUAGE)
+    language = language or content_language()
+    return Translation(i18n.get(language), language)
 
 
 def child_translation(parent: Translation, field: str, number: int) -> Translation:

@@ -575,6 +575,8 @@ class KeyPointFacts:
     patterns: dict[str, list[str]]
     dimension: str
     source: str  # "Q1", "Q1 follow-up 2"
+    #: The language `point` is written in (the bank's translation shown, else English).
+    language: str = "en"
 
 
 class KeyPointCoverage(TypedDict):
@@ -584,6 +586,7 @@ class KeyPointCoverage(TypedDict):
     covered: bool
     sentence: str
     pattern: str
+    language: str
 
 
 #: English marks end a sentence before whitespace (so "0.33 MB" stays whole); Chinese
@@ -617,6 +620,7 @@ def key_point_coverage(points: Sequence[KeyPointFacts], text: str) -> list[KeyPo
                 "covered": hit is not None,
                 "sentence": hit[0] if hit else "",
                 "pattern": hit[1] if hit else "",
+                "language": point.language,
             }
         )
     return result

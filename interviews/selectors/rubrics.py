@@ -31,6 +31,8 @@ class ScoringRubric:
     title: str
     version: int | None
     dimensions: DimensionList = field(default_factory=DimensionList)
+    #: Translations of the title and the dimensions (`interviews.bankfile.translations`).
+    i18n: dict = field(default_factory=dict)
 
     @property
     def dimension_names(self) -> list[str]:
@@ -48,6 +50,7 @@ def scoring_rubric_of_version(version: RubricVersion) -> ScoringRubric:
             )
             for i, d in enumerate(version.dimensions, start=1)
         ),
+        i18n=dict(version.i18n or {}),
     )
 
 
@@ -57,6 +60,7 @@ def scoring_rubric_live(rubric: Rubric) -> ScoringRubric:
         title=rubric.title,
         version=None,
         dimensions=DimensionList(sorted(rubric.dimensions.all(), key=lambda d: d.position)),
+        i18n=dict(rubric.i18n or {}),
     )
 
 

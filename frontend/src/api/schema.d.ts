@@ -284,8 +284,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["v1_loop_templates_list"];
         put?: never;
@@ -304,8 +305,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["loops_list"];
         put?: never;
@@ -325,8 +327,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["v1_loops_retrieve"];
         put?: never;
@@ -362,8 +365,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["me"];
         put?: never;
@@ -563,8 +567,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["v1_recordings_retrieve"];
         put?: never;
@@ -881,8 +886,9 @@ export interface paths {
         get: operations["v1_stages_finish_retrieve"];
         put?: never;
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         post: operations["v1_stages_finish_create"];
         delete?: never;
@@ -971,14 +977,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["v1_stages_notes_list"];
         put?: never;
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         post: operations["v1_stages_notes_create"];
         delete?: never;
@@ -1034,8 +1042,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["v1_stages_review_comments_list"];
         put?: never;
@@ -1245,8 +1254,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["v1_submissions_retrieve"];
         put?: never;
@@ -1605,12 +1615,21 @@ export interface components {
          * @enum {string}
          */
         DifficultyEnum: "easy" | "medium" | "hard";
+        /**
+         * @description `name` stays the English name: it is what a scorecard's scores name; `label` is
+         *     the name to show, translated.
+         */
         DimensionOut: {
             name: string;
+            readonly label: string;
             /** Format: double */
             weight?: number;
             /** @description Four descriptors, for levels 1 to 4. */
             levels?: unknown;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         DimensionScore: {
             dimension: string;
@@ -1665,11 +1684,24 @@ export interface components {
         FinishPreview: {
             unsubmitted: components["schemas"]["Unsubmitted"][];
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         Flaw: {
             category: components["schemas"]["CategoryEnum"];
             readonly lines: number[];
             severity?: components["schemas"]["SeverityEnum"];
             explanation: string;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         FlawResult: {
             /** @description The flaw's id (for review-match overrides). */
@@ -1683,6 +1715,10 @@ export interface components {
             /** @description Matching comment ids, the hit first. */
             comments: number[];
         };
+        /**
+         * @description A bank follow-up for the coach; its coach notes are the model answer, translated
+         *     as `model_answer`.
+         */
         FollowUpCoach: {
             readonly id: number;
             /**
@@ -1701,6 +1737,10 @@ export interface components {
             after_minutes?: number | null;
             coach_notes?: string;
             readonly pushed: boolean;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
@@ -1744,6 +1784,8 @@ export interface components {
             /** @description The sentence that covered it. */
             sentence: string;
             pattern: string;
+            /** @description The language `point` is in: the request's where translated, else "en". */
+            language: string;
         };
         /**
          * @description * `python` - Python
@@ -1769,6 +1811,15 @@ export interface components {
             username: string;
             password: string;
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         LoopOut: {
             readonly id: number;
             readonly template: string;
@@ -1778,6 +1829,10 @@ export interface components {
             /** Format: date-time */
             readonly created_at: string;
             readonly stages: components["schemas"]["StageSummary"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         LoopOverall: {
             /** Format: double */
@@ -1794,7 +1849,12 @@ export interface components {
             recommendation: string | null;
             explanation: string;
         };
+        /** @description Bank text in the request's language (`interviews.bankfile.translations`). */
         LoopReport: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            fallback_fields: string[];
             id: number;
             title: string;
             template: string;
@@ -1817,11 +1877,24 @@ export interface components {
             /** @default false */
             coached: boolean;
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         LoopTemplateOut: {
             slug: string;
             title: string;
             description?: string;
             readonly stages: components["schemas"]["StageTemplateOut"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         /**
          * @description * `run` - Run
@@ -1829,7 +1902,12 @@ export interface components {
          * @enum {string}
          */
         ModeEnum: "run" | "submit";
+        /** @description Bank text in the request's language (`interviews.bankfile.translations`). */
         ModelAnswer: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            fallback_fields: string[];
             question: number;
             title: string;
             kind: string;
@@ -1849,7 +1927,12 @@ export interface components {
             stage: number;
             questions: components["schemas"]["ModelAnswer"][];
         };
+        /** @description Bank text in the request's language (`interviews.bankfile.translations`). */
         ModelFlaw: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            fallback_fields: string[];
             category: string;
             lines: number[];
             severity: string;
@@ -1878,11 +1961,24 @@ export interface components {
             we: number;
             note: string;
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         PartCoach: {
             readonly number: number;
             title: string;
             prompt?: string;
             readonly samples: components["schemas"]["SampleTest"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             readonly locked: boolean;
         };
         /**
@@ -1896,11 +1992,24 @@ export interface components {
          * @enum {string}
          */
         PartEnum: "context" | "architecture" | "trade-off" | "failure" | "metrics" | "ownership" | "extension";
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         PartOut: {
             readonly number: number;
             title: string;
             prompt?: string;
             readonly samples: components["schemas"]["SampleTest"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         PartOutcome: {
             part: number;
@@ -2083,6 +2192,10 @@ export interface components {
         PublicReview: {
             document: string;
         };
+        /**
+         * @description A pushed follow-up: a bank one's text in the request's language (free text from a
+         *     coach is as written, `language: "en"`).
+         */
         PushedFollowUp: {
             readonly id: number;
             text: string;
@@ -2092,6 +2205,10 @@ export interface components {
             readonly pushed_by: string | null;
             /** Format: date-time */
             readonly created_at: string;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         Quantification: {
             quantifies: boolean;
@@ -2266,6 +2383,10 @@ export interface components {
             readonly coach: string | null;
             /** @description Whether its coach has submitted a scorecard (a draft does not count). */
             readonly scorecard_submitted: boolean;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             readonly loop_title: string;
             /** Format: date-time */
             readonly loop_started_at: string;
@@ -2355,7 +2476,12 @@ export interface components {
             /** @description The stage's coach and admins only. */
             private_notes?: string;
         };
+        /** @description Bank text in the request's language (`interviews.bankfile.translations`). */
         ReportStage: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            fallback_fields: string[];
             id: number;
             position: number;
             kind: string;
@@ -2514,10 +2640,23 @@ export interface components {
          * @enum {string}
          */
         RoomEnum: "coding" | "design" | "review" | "discussion";
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         RubricOut: {
             slug: string;
             title?: string;
             readonly dimensions: components["schemas"]["DimensionOut"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         SampleTest: {
             input?: string;
@@ -2740,6 +2879,10 @@ export interface components {
             readonly coach: string | null;
             /** @description Whether its coach has submitted a scorecard (a draft does not count). */
             readonly scorecard_submitted: boolean;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             /** Format: date-time */
             readonly server_time: string;
             readonly coached: boolean;
@@ -2779,6 +2922,10 @@ export interface components {
             readonly coach: string | null;
             /** @description Whether its coach has submitted a scorecard (a draft does not count). */
             readonly scorecard_submitted: boolean;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             /** Format: date-time */
             readonly server_time: string;
             readonly coached: boolean;
@@ -2816,6 +2963,15 @@ export interface components {
             question_kinds: components["schemas"]["QuestionKindEnum"][];
             room: components["schemas"]["RoomEnum"];
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         StageQuestionCandidate: {
             readonly id: number;
             slug: string;
@@ -2840,7 +2996,20 @@ export interface components {
             starter?: unknown;
             document?: string;
             readonly parts: components["schemas"]["PartOut"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         StageQuestionCoach: {
             readonly id: number;
             slug: string;
@@ -2865,6 +3034,10 @@ export interface components {
             starter?: unknown;
             document?: string;
             readonly parts: components["schemas"]["PartCoach"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             readonly follow_ups: components["schemas"]["FollowUpCoach"][];
             readonly flaws: components["schemas"]["Flaw"][];
         };
@@ -2902,6 +3075,10 @@ export interface components {
          * @enum {string}
          */
         StageStatusEnum: "pending" | "live" | "done";
+        /**
+         * @description A stage; its title from its loop template's translation (loaded once per loop
+         *     when the caller set `stage.translation`, else read here).
+         */
         StageSummary: {
             readonly id: number;
             loop: number;
@@ -2926,7 +3103,20 @@ export interface components {
             readonly coach: string | null;
             /** @description Whether its coach has submitted a scorecard (a draft does not count). */
             readonly scorecard_submitted: boolean;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         StageTemplateOut: {
             /** Format: int64 */
             position: number;
@@ -2935,8 +3125,17 @@ export interface components {
             minutes: number;
             /** @description How many questions the stage asks (which ones is revealed when it starts). */
             readonly questions: number;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
+        /** @description Bank text in the request's language (`interviews.bankfile.translations`). */
         StrongAnswer: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            fallback_fields: string[];
             /** @description The follow-up's number (1-based). */
             follow_up: number;
             prompt: string;

@@ -82,7 +82,7 @@ def test_a_valid_block_is_canonical_numbers_and_language_order():
             "adder",
             lambda b: b["questions"][0]["i18n"]["zh-Hans"].update(key_points={1: {"point": "x"}}),
             "i18n.zh-Hans.key_points",
-            "unknown field",
+            "the English has no key_points to translate",
         ),
         (
             "doc-review",
@@ -99,7 +99,7 @@ def test_a_valid_block_is_canonical_numbers_and_language_order():
                 i18n={"zh-Hans": {"follow_ups": {1: {"model_answer": "x"}}}}
             ),
             "i18n.zh-Hans.follow_ups.1.model_answer",
-            "unknown field",
+            "the English has no model_answer to translate",
         ),
         (
             "rubrics[0] (code-rubric)",
