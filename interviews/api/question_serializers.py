@@ -114,6 +114,11 @@ class QuestionAdminSerializer(serializers.Serializer):
         "carry their own in `follow_ups`).",
     )
     rubric = serializers.CharField(required=False)
+    i18n = serializers.JSONField(
+        required=False,
+        help_text="Bank-file `i18n` block: translations by language (`zh-Hans`, `zh-Hant`) "
+        "of the title, prompt, parts, follow-ups, key points and flaws, numbered from 1.",
+    )
 
     def to_representation(self, question: Question) -> dict[str, Any]:
         bank_dict = question_to_dict(question)
@@ -171,6 +176,7 @@ class QuestionWriteSerializer(serializers.Serializer):
     follow_ups = serializers.JSONField(required=False)
     review = serializers.JSONField(required=False)
     rubric = serializers.CharField(required=False)
+    i18n = serializers.JSONField(required=False, help_text="Translations, as in a bank file.")
 
 
 class VerificationQueuedSerializer(serializers.Serializer):

@@ -66,6 +66,15 @@ export interface KnownIssueDraft {
   explanation: string;
 }
 export type ReviewDraft = { document: string; flaws: FlawDraft[]; known_issues?: KnownIssueDraft[] };
+export const TRANSLATION_LANGUAGES = ["zh-Hans", "zh-Hant"] as const;
+export type TranslationLanguage = (typeof TRANSLATION_LANGUAGES)[number];
+export interface TranslationTree {
+  [key: string]: string | string[] | TranslationTree | undefined;
+}
+/** The bank-file `i18n` block: `{language: {title, prompt, parts: {"1": {title, prompt}}, …}}`,
+ * numbered from 1 (TranslationsEditor.tsx). */
+export type Translations = Partial<Record<TranslationLanguage, TranslationTree>>;
+
 export interface QuestionDraft {
   slug: string;
   kind: QuestionKind;
@@ -79,6 +88,7 @@ export interface QuestionDraft {
   review?: ReviewDraft;
   key_points?: KeyPointDraft[];
   rubric?: string;
+  i18n?: Translations;
 }
 
 /** The question kinds whose answers key points are matched against. */
@@ -156,6 +166,7 @@ export function bodyOf(draft: QuestionDraft): QuestionDraft {
   if (body.review?.known_issues && body.review.known_issues.length === 0) delete body.review.known_issues;
   if (body.follow_ups && body.follow_ups.length === 0) delete body.follow_ups;
   if (!body.rubric) delete body.rubric;
+  if (body.i18n && !Object.keys(body.i18n).length) delete body.i18n;
   const points = keyPointsBody(body.key_points);
   if (points) body.key_points = points;
   else delete body.key_points;

@@ -2255,6 +2255,8 @@ export interface components {
             /** @description Bank-file `key_points` (discussion and design questions; follow-ups carry their own in `follow_ups`). */
             key_points?: unknown;
             rubric?: string;
+            /** @description Bank-file `i18n` block: translations by language (`zh-Hans`, `zh-Hant`) of the title, prompt, parts, follow-ups, key points and flaws, numbered from 1. */
+            i18n?: unknown;
         };
         /**
          * @description * `coding` - Coding
@@ -2354,6 +2356,8 @@ export interface components {
             follow_ups?: unknown;
             review?: unknown;
             rubric?: string;
+            /** @description Translations, as in a bank file. */
+            i18n?: unknown;
         };
         /**
          * @description A stage waiting for a coach: `status` says whether it is still pending (its clock
