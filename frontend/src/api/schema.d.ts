@@ -2180,7 +2180,20 @@ export interface components {
             /** @description Parts open from the start. */
             parts: components["schemas"]["PublicPart"][];
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         PublicPart: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             /** @description 1-based. */
             number: number;
             title: string;
@@ -2277,8 +2290,12 @@ export interface components {
             /** @description e.g. "Q1 3/3 parts", "Q2 unsolved". */
             summary: string;
         };
-        /** @description A published question as a candidate may see it. */
+        /** @description A published question as a candidate may see it, in the request's language. */
         QuestionPublic: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             id: number;
             slug: string;
             version: number;

@@ -196,3 +196,17 @@ def test_the_request_language_follows_the_contract(world):
     assert request_language(_Request(header="fr, zh-CN;q=0.8", user=world.owner)) == "zh-Hans"
     assert request_language(_Request(header="de")) == "en"
     assert request_language(_Request(lang="xx", header="zh-HK")) == "zh-Hant"
+
+
+def test_the_public_question_in_the_requested_language(translated, as_user):
+    m.Question.objects.filter(pk=translated.coding_q.pk).update(status="published")
+    client = as_user(translated.other)
+    body = client.get(f"{API}/questions/{translated.coding_q.pk}/?lang=zh-Hans").json()
+    assert (body["title"], body["prompt"], body["language"]) == (
+        "调度器",
+        "实现调度器。",
+        "zh-Hans",
+    )
+    first = body["coding"]["parts"][0]
+    assert (first["title"], first["language"]) == ("固定批次", "zh-Hans")
+    assert ZH_LOCKED not in str(body)
