@@ -16,6 +16,10 @@ ENGLISH_ANSWER = (
 CHINESE_ANSWER = (
     "最大的风险是智能体被滥用。首先它们拿到工具，然后导致伤害。评估和监控可以降低风险。"
 )
+# Traditional, as a zh-Hant reader writes it (the patterns are Simplified).
+TRADITIONAL_ANSWER = (
+    "最大的風險是智慧體被濫用。首先它們拿到工具，然後導致傷害。評估和監控可以降低風險。"
+)
 POINTS = [
     ("Names a concrete risk", "指出一个具体风险", [r"\bmisuse\b"], ["滥用"]),
     ("Describes the mechanism", "描述发生机制", [r"\bfirst\b.*\bthen\b"], ["首先.*然后"]),
@@ -67,11 +71,16 @@ def test_an_answer_in_either_language_to_a_question_in_either_scores_the_same(
 ):
     outcomes = {
         (answer_language, served): _outcome(_card(world, as_user, values_stage, answer, served))
-        for answer_language, answer in (("en", ENGLISH_ANSWER), ("zh", CHINESE_ANSWER))
-        for served in ("en", "zh-Hans")
+        for answer_language, answer in (
+            ("en", ENGLISH_ANSWER),
+            ("zh-Hans", CHINESE_ANSWER),
+            ("zh-Hant", TRADITIONAL_ANSWER),
+        )
+        for served in ("en", "zh-Hans", "zh-Hant")
     }
     assert [c for _, c in outcomes[("en", "en")][0]] == [True, True, True, False]
-    # Chinese answer to the English question, English answer to the Chinese one, …
+    # A Chinese answer (either script) to the English question, an English answer to the
+    # Chinese one, …
     assert len(set(outcomes.values())) == 1, outcomes
 
 
