@@ -205,7 +205,8 @@ class ModelAnswersSerializer(serializers.Serializer):
 
 
 class DimensionScoreSerializer(serializers.Serializer):
-    dimension = serializers.CharField()
+    dimension = serializers.CharField(help_text="The rubric's (English) name: what scores name.")
+    label = serializers.CharField(help_text="The name to show, in the request's language.")
     weight = serializers.FloatField()
     in_rubric = serializers.BooleanField()
     level = serializers.IntegerField(allow_null=True, help_text="1–4; null: not scored.")

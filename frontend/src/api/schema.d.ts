@@ -1632,7 +1632,10 @@ export interface components {
             readonly fallback_fields: string[];
         };
         DimensionScore: {
+            /** @description The rubric's (English) name: what scores name. */
             dimension: string;
+            /** @description The name to show, in the request's language. */
+            label: string;
             /** Format: double */
             weight: number;
             in_rubric: boolean;

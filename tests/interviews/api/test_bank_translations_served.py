@@ -210,3 +210,17 @@ def test_the_public_question_in_the_requested_language(translated, as_user):
     first = body["coding"]["parts"][0]
     assert (first["title"], first["language"]) == ("固定批次", "zh-Hans")
     assert ZH_LOCKED not in str(body)
+
+
+def test_scores_name_their_dimension_and_show_its_translated_label(translated, as_user):
+    m.Stage.objects.filter(pk=translated.coding.pk).update(status="done")
+    owner = as_user(translated.owner)
+    card = owner.get(f"{API}/stages/{translated.coding.pk}/scorecard/?lang=zh-Hans").json()
+    rows = card["score"]["dimensions"]
+    assert [(r["dimension"], r["label"]) for r in rows] == [
+        ("Problem solving", "解决问题"),
+        ("Communication", "Communication"),
+    ]
+    report = owner.get(f"{API}/loops/{translated.loop.pk}/report/?lang=zh-Hans").json()
+    auto = report["stages"][0]["auto_scorecard"]
+    assert auto["score"]["dimensions"][0]["label"] == "解决问题"
