@@ -242,6 +242,8 @@ export function errorsAt(errors: Record<string, unknown>, path: string, nested =
 export function rubricBank(rubric: BankRubric): BankFile {
   const clean: BankRubric = { slug: rubric.slug, dimensions: rubric.dimensions.map((d) => ({ ...d, weight: Number(d.weight) })) };
   if (rubric.title) clean.title = rubric.title;
+  // The rubric's translations go back as they came: an edit here must not drop them.
+  if (rubric.i18n && Object.keys(rubric.i18n).length) clean.i18n = rubric.i18n;
   return { rubrics: [clean] };
 }
 
@@ -257,6 +259,7 @@ export function loopBank(loop: BankLoop): BankFile {
   };
   if (loop.description) clean.description = loop.description;
   if (loop.status && loop.status !== "published") clean.status = loop.status;
+  if (loop.i18n && Object.keys(loop.i18n).length) clean.i18n = loop.i18n;
   return { loops: [clean] };
 }
 
