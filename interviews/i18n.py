@@ -11,8 +11,9 @@ Beneath the services, selectors and api (it reads only models), so any of them m
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.utils import translation
@@ -158,3 +159,32 @@ class LanguageMiddleware:
             return response
         finally:
             translation.deactivate()
+
+
+# --- the language bank text is served in ----------------------------------------------
+
+_content_language: ContextVar[str | Callable[[], str]] = ContextVar(
+    "content_language", default=DEFAULT_LANGUAGE
+)
+
+
+def content_language() -> str:
+    """The language bank text is being served in (set per request by the API views;
+    English elsewhere, e.g. in Celery tasks). Resolved on first use: a response with no
+    translated bank text never looks up the user's saved preference."""
+    value = _content_language.get()
+    if callable(value):
+        value = value()
+        _content_language.set(value if value in LANGUAGES else DEFAULT_LANGUAGE)
+    return value if value in LANGUAGES else DEFAULT_LANGUAGE
+
+
+@contextmanager
+def content_language_override(language: str | Callable[[], str]) -> Iterator[None]:
+    """Serve bank text in `language` (or the one a callable gives when first needed)
+    inside the block; an unknown one is English."""
+    token = _content_language.set(language)
+    try:
+        yield
+    finally:
+        _content_language.reset(token)

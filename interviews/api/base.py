@@ -2,6 +2,7 @@
 base view (a size-capped JSON parser; errors are mapped in errors.py)."""
 
 import logging
+from contextlib import ExitStack
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -13,6 +14,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from interviews import i18n
+from interviews.i18n import content_language_override, request_language
 
 from .parsers import LimitedJSONParser
 
@@ -95,8 +97,9 @@ class ScopedThrottle(ScopedRateThrottle):
 
 
 class PracticeApi(APIView):
-    """Base of the practice views: JSON capped in size. Errors, domain ones included,
-    become responses in the one exception handler (errors.py)."""
+    """Base of the practice views: JSON capped in size; bank text served in the request's
+    language (`interviews.i18n`). Errors, domain ones included, become responses in the
+    one exception handler (errors.py)."""
 
     parser_classes = [LimitedJSONParser]
 
@@ -105,3 +108,17 @@ class PracticeApi(APIView):
         # Once authenticated, before permissions and throttles can refuse: a token's user
         # has a saved language the middleware (which sees only sessions) could not read.
         i18n.activate_for(request)
+
+    def initial(self, request: Any, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        # After authentication: a token user's saved language counts too.
+        self._content_language = ExitStack()
+        self._content_language.enter_context(
+            content_language_override(lambda: request_language(request))
+        )
+
+    def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
+        stack = getattr(self, "_content_language", None)
+        if stack is not None:
+            stack.close()
+        return super().finalize_response(request, response, *args, **kwargs)

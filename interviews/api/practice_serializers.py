@@ -13,6 +13,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from interviews.bankfile.translations import (
+    Translation,
+    child_translation,
+    translation_of,
+)
+from interviews.i18n import DEFAULT_LANGUAGE
 from interviews.models import (
     Answer,
     CoachNote,
@@ -49,15 +55,77 @@ class UsernameField(serializers.CharField):
         return value.get_username() if hasattr(value, "get_username") else str(value)
 
 
+# --- bank text in the request's language -----------------------------------------------
+
+
+class TranslatedOutSerializer(serializers.Serializer):
+    """An object whose bank text is served in the request's language, per field with
+    English fallback, saying which language its text is in (`language`) and which fields
+    are still in English (`fallback_fields`).
+
+    `translated_fields` maps output fields to their key in the translation. The object's
+    translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+    `translation` on its children (parts, stages) before they are serialised."""
+
+    translated_fields: dict[str, str] = {}
+    TRANSLATED = ["language", "fallback_fields"]
+
+    language = serializers.SerializerMethodField(
+        help_text="The language of this object's text: the request's where a translation "
+        'exists, else "en".'
+    )
+    fallback_fields = serializers.SerializerMethodField(
+        help_text="Fields still in English although `language` is another (no translation)."
+    )
+
+    def translation_for(self, obj: Any) -> Translation:
+        return getattr(obj, "translation", None) or Translation(None, DEFAULT_LANGUAGE)
+
+    def to_representation(self, obj: Any) -> dict[str, Any]:
+        translation = self.translation_for(obj)
+        data = super().to_representation(obj)
+        for field, key in self.translated_fields.items():
+            if isinstance(data.get(field), str):
+                data[field] = translation.text(field, data[field], key=key)
+        return translation.stamp(data)
+
+    # The values come from `to_representation` (`Translation.stamp`); these declare them.
+    def get_language(self, obj: Any) -> str:
+        return DEFAULT_LANGUAGE
+
+    def get_fallback_fields(self, obj: Any) -> list[str]:
+        return []
+
+
+def _template_translation(template: LoopTemplate | None) -> Translation:
+    return translation_of(template.i18n if template else None)
+
+
+def _stage_translations(stages: Any, template: LoopTemplate | None) -> None:
+    """Each stage's (or stage template's) title from its loop template's translation."""
+    owner = _template_translation(template)
+    for stage in stages:
+        stage.translation = child_translation(owner, "stages", stage.position)
+
+
 # --- templates and loops -----------------------------------------------------------------
 
 
-class StageTemplateOutSerializer(serializers.ModelSerializer):
+class StageTemplateOutSerializer(TranslatedOutSerializer, serializers.ModelSerializer):
+    translated_fields = {"title": "title"}
     questions = serializers.SerializerMethodField()
 
     class Meta:
         model = StageTemplate
-        fields = ["position", "kind", "title", "minutes", "questions"]
+        fields = [
+            "position",
+            "kind",
+            "title",
+            "minutes",
+            "questions",
+            "language",
+            "fallback_fields",
+        ]
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_questions(self, obj: StageTemplate) -> int:
@@ -65,15 +133,29 @@ class StageTemplateOutSerializer(serializers.ModelSerializer):
         return len(obj.question_slugs)
 
 
-class LoopTemplateOutSerializer(serializers.ModelSerializer):
-    stages = StageTemplateOutSerializer(many=True, read_only=True)
+class LoopTemplateOutSerializer(TranslatedOutSerializer, serializers.ModelSerializer):
+    translated_fields = {"title": "title", "description": "description"}
+    stages = serializers.SerializerMethodField()
 
     class Meta:
         model = LoopTemplate
-        fields = ["slug", "title", "description", "stages"]
+        fields = ["slug", "title", "description", "stages", "language", "fallback_fields"]
+
+    def translation_for(self, obj: LoopTemplate) -> Translation:
+        return _template_translation(obj)
+
+    @extend_schema_field(StageTemplateOutSerializer(many=True))
+    def get_stages(self, obj: LoopTemplate) -> list[dict[str, Any]]:
+        stages = list(obj.stages.all())
+        _stage_translations(stages, obj)
+        return StageTemplateOutSerializer(stages, many=True, context=self.context).data
 
 
-class StageSummarySerializer(serializers.ModelSerializer):
+class StageSummarySerializer(TranslatedOutSerializer, serializers.ModelSerializer):
+    """A stage; its title from its loop template's translation (loaded once per loop
+    when the caller set `stage.translation`, else read here)."""
+
+    translated_fields = {"title": "title"}
     coach = UsernameField()
     time_remaining_ms = serializers.SerializerMethodField()
     scorecard_submitted = serializers.SerializerMethodField()
@@ -95,7 +177,15 @@ class StageSummarySerializer(serializers.ModelSerializer):
             "coach_requested",
             "coach",
             "scorecard_submitted",
+            *TranslatedOutSerializer.TRANSLATED,
         ]
+
+    def translation_for(self, obj: Stage) -> Translation:
+        known = getattr(obj, "translation", None)
+        if known is not None:
+            return known
+        owner = _template_translation(obj.loop.template)
+        return child_translation(owner, "stages", obj.position)
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_time_remaining_ms(self, obj: Stage) -> int:
@@ -110,14 +200,28 @@ class StageSummarySerializer(serializers.ModelSerializer):
         return Scorecard.objects.filter(stage=obj, draft=False).exists()
 
 
-class LoopOutSerializer(serializers.ModelSerializer):
+class LoopOutSerializer(TranslatedOutSerializer, serializers.ModelSerializer):
+    translated_fields = {"title": "title"}
     template = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     candidate = UsernameField()
     stages = StageSummarySerializer(source="visible_stages", many=True, read_only=True)
 
     class Meta:
         model = Loop
-        fields = ["id", "template", "title", "coached", "candidate", "created_at", "stages"]
+        fields = [
+            "id",
+            "template",
+            "title",
+            "coached",
+            "candidate",
+            "created_at",
+            "stages",
+            *TranslatedOutSerializer.TRANSLATED,
+        ]
+
+    def translation_for(self, obj: Loop) -> Translation:
+        _stage_translations(obj.visible_stages, obj.template)
+        return _template_translation(obj.template)
 
 
 # --- stage detail ------------------------------------------------------------------------
@@ -129,13 +233,14 @@ class SampleTestSerializer(serializers.ModelSerializer):
         fields = ["input", "output"]
 
 
-class PartOutSerializer(serializers.ModelSerializer):
+class PartOutSerializer(TranslatedOutSerializer, serializers.ModelSerializer):
+    translated_fields = {"title": "title", "prompt": "prompt"}
     number = serializers.IntegerField(source="position", read_only=True)
     samples = SampleTestSerializer(source="sample_tests", many=True, read_only=True)
 
     class Meta:
         model = Part
-        fields = ["number", "title", "prompt", "samples"]
+        fields = ["number", "title", "prompt", "samples", *TranslatedOutSerializer.TRANSLATED]
 
 
 class PartCoachSerializer(PartOutSerializer):
@@ -163,18 +268,41 @@ QUESTION_FIELDS = [
     "starter",
     "document",
     "parts",
+    *TranslatedOutSerializer.TRANSLATED,
 ]
 
 
-class StageQuestionCandidateSerializer(serializers.ModelSerializer):
+def question_translation(question: Question) -> Translation:
+    """The question's translation into the request's language, set on its parts,
+    follow-ups and flaws (those the viewer was given) for their serializers."""
+    translation = translation_of(question.i18n)
+    for field, items in (
+        ("parts", getattr(question, "part_list", ())),
+        ("follow_ups", getattr(question, "follow_up_list", ())),
+        ("flaws", getattr(question, "flaw_list", ())),
+    ):
+        for item in items:
+            item.translation = child_translation(translation, field, item.position)
+    return translation
+
+
+class StageQuestionCandidateSerializer(TranslatedOutSerializer, serializers.ModelSerializer):
+    translated_fields = {"title": "title", "prompt": "prompt"}
     parts = PartOutSerializer(source="part_list", many=True, read_only=True)
 
     class Meta:
         model = Question
         fields = QUESTION_FIELDS
 
+    def translation_for(self, obj: Question) -> Translation:
+        return question_translation(obj)
 
-class FollowUpCoachSerializer(serializers.ModelSerializer):
+
+class FollowUpCoachSerializer(TranslatedOutSerializer, serializers.ModelSerializer):
+    """A bank follow-up for the coach; its coach notes are the model answer, translated
+    as `model_answer`."""
+
+    translated_fields = {"prompt": "prompt", "coach_notes": "model_answer"}
     pushed = serializers.BooleanField(read_only=True)
 
     class Meta:
@@ -188,15 +316,23 @@ class FollowUpCoachSerializer(serializers.ModelSerializer):
             "after_minutes",
             "coach_notes",
             "pushed",
+            *TranslatedOutSerializer.TRANSLATED,
         ]
 
 
-class FlawSerializer(serializers.ModelSerializer):
+class FlawSerializer(TranslatedOutSerializer, serializers.ModelSerializer):
+    translated_fields = {"explanation": "explanation"}
     lines = serializers.SerializerMethodField()
 
     class Meta:
         model = PlantedFlaw
-        fields = ["category", "lines", "severity", "explanation"]
+        fields = [
+            "category",
+            "lines",
+            "severity",
+            "explanation",
+            *TranslatedOutSerializer.TRANSLATED,
+        ]
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_lines(self, obj: PlantedFlaw) -> list[int]:
@@ -212,32 +348,76 @@ class StageQuestionCoachSerializer(StageQuestionCandidateSerializer):
         fields = [*QUESTION_FIELDS, "follow_ups", "flaws"]
 
 
-class DimensionOutSerializer(serializers.ModelSerializer):
+class DimensionOutSerializer(TranslatedOutSerializer, serializers.ModelSerializer):
+    """`name` stays the English name: it is what a scorecard's scores name; `label` is
+    the name to show, translated."""
+
+    label = serializers.CharField(source="name", read_only=True)
+    translated_fields = {"label": "name"}
+
     class Meta:
         model = Dimension
-        fields = ["name", "weight", "levels"]
+        fields = ["name", "label", "weight", "levels", *TranslatedOutSerializer.TRANSLATED]
+
+    def to_representation(self, obj: Dimension) -> dict[str, Any]:
+        translation = self.translation_for(obj)
+        data = super().to_representation(obj)
+        data["levels"] = translation.levels(list(data.get("levels") or []))
+        return translation.stamp(data)
 
 
-class RubricOutSerializer(serializers.ModelSerializer):
+class RubricOutSerializer(TranslatedOutSerializer, serializers.ModelSerializer):
+    translated_fields = {"title": "title"}
     dimensions = DimensionOutSerializer(many=True, read_only=True)
 
     class Meta:
         model = Rubric
-        fields = ["slug", "title", "dimensions"]
+        fields = ["slug", "title", "dimensions", *TranslatedOutSerializer.TRANSLATED]
+
+    def translation_for(self, obj: Any) -> Translation:
+        translation = translation_of(getattr(obj, "i18n", None))
+        for number, dimension in enumerate(obj.dimensions.all(), start=1):
+            dimension.translation = child_translation(translation, "dimensions", number)
+        return translation
 
 
-class PushedFollowUpSerializer(serializers.ModelSerializer):
+class PushedFollowUpSerializer(TranslatedOutSerializer, serializers.ModelSerializer):
+    """A pushed follow-up: a bank one's text in the request's language (free text from a
+    coach is as written, `language: "en"`)."""
+
+    translated_fields = {"text": "prompt"}
     pushed_by = UsernameField()
 
     class Meta:
         model = StageFollowUp
-        fields = ["id", "text", "question", "unlocks_part", "pushed_by", "created_at"]
+        fields = [
+            "id",
+            "text",
+            "question",
+            "unlocks_part",
+            "pushed_by",
+            "created_at",
+            *TranslatedOutSerializer.TRANSLATED,
+        ]
 
 
 class AnswerOutSerializer(serializers.ModelSerializer):
     class Meta:
         model = Answer
         fields = ["id", "question", "text", "notes", "scene", "updated_at"]
+
+
+def pushed_follow_ups_translate(pushed: Any, questions: Any) -> None:
+    """Set on each pushed bank follow-up the translation of its prompt (the stage's
+    questions carry the translations and `follow_up_positions`, from the selector)."""
+    owners = {question.pk: question for question in questions}
+    for item in pushed:
+        question = owners.get(item.question_id)
+        positions = getattr(question, "follow_up_positions", {}) if question else {}
+        if item.follow_up_id in positions:
+            item.translation = child_translation(
+                translation_of(question.i18n), "follow_ups", positions[item.follow_up_id]
+            )
 
 
 STAGE_DETAIL_FIELDS = [
@@ -271,6 +451,10 @@ class StageCandidateSerializer(StageSummarySerializer):
 
     class Meta(StageSummarySerializer.Meta):
         fields = STAGE_DETAIL_FIELDS
+
+    def to_representation(self, obj: Stage) -> dict[str, Any]:
+        pushed_follow_ups_translate(obj.pushed_list, getattr(obj, "question_list", ()))
+        return super().to_representation(obj)
 
     @extend_schema_field(OpenApiTypes.DATETIME)
     def get_server_time(self, obj: Stage) -> str:

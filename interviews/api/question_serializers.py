@@ -21,6 +21,8 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from interviews.api.practice_serializers import TranslatedOutSerializer
+from interviews.bankfile.translations import Translation, child_translation, translation_of
 from interviews.models import Question
 from interviews.models.bank import QuestionKind, QuestionStatus
 from interviews.selectors.bank import question_to_dict
@@ -33,7 +35,8 @@ class QuestionSampleSerializer(serializers.Serializer):
     output = serializers.CharField()
 
 
-class PublicPartSerializer(serializers.Serializer):
+class PublicPartSerializer(TranslatedOutSerializer):
+    translated_fields = {"title": "title", "prompt": "prompt"}
     number = serializers.IntegerField(source="position", help_text="1-based.")
     title = serializers.CharField()
     prompt = serializers.CharField()
@@ -58,8 +61,10 @@ class PublicReviewSerializer(serializers.Serializer):
     document = serializers.CharField()
 
 
-class QuestionPublicSerializer(serializers.Serializer):
-    """A published question as a candidate may see it."""
+class QuestionPublicSerializer(TranslatedOutSerializer):
+    """A published question as a candidate may see it, in the request's language."""
+
+    translated_fields = {"title": "title", "prompt": "prompt"}
 
     id = serializers.IntegerField()
     slug = serializers.CharField()
@@ -72,6 +77,12 @@ class QuestionPublicSerializer(serializers.Serializer):
     rubric = serializers.CharField(source="rubric.slug", allow_null=True, read_only=True)
     coding = serializers.SerializerMethodField()
     review = serializers.SerializerMethodField()
+
+    def translation_for(self, question: Question) -> Translation:
+        translation = translation_of(question.i18n)
+        for part in getattr(question, "open_parts", ()):
+            part.translation = child_translation(translation, "parts", part.position)
+        return translation
 
     @extend_schema_field(PublicCodingSerializer(allow_null=True))
     def get_coding(self, question: Question) -> dict | None:
@@ -114,6 +125,11 @@ class QuestionAdminSerializer(serializers.Serializer):
         "carry their own in `follow_ups`).",
     )
     rubric = serializers.CharField(required=False)
+    i18n = serializers.JSONField(
+        required=False,
+        help_text="Bank-file `i18n` block: translations by language (`zh-Hans`, `zh-Hant`) "
+        "of the title, prompt, parts, follow-ups, key points and flaws, numbered from 1.",
+    )
 
     def to_representation(self, question: Question) -> dict[str, Any]:
         bank_dict = question_to_dict(question)
@@ -171,6 +187,7 @@ class QuestionWriteSerializer(serializers.Serializer):
     follow_ups = serializers.JSONField(required=False)
     review = serializers.JSONField(required=False)
     rubric = serializers.CharField(required=False)
+    i18n = serializers.JSONField(required=False, help_text="Translations, as in a bank file.")
 
 
 class VerificationQueuedSerializer(serializers.Serializer):

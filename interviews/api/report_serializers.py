@@ -152,20 +152,33 @@ class DeepDiveFeedbackSerializer(serializers.Serializer):
 # --- model answers -------------------------------------------------------------------------
 
 
-class StrongAnswerSerializer(serializers.Serializer):
+class TranslatedFieldsSerializer(serializers.Serializer):
+    """Bank text in the request's language (`interviews.bankfile.translations`)."""
+
+    language = serializers.CharField(
+        help_text="The language of this object's text: the request's where a translation "
+        'exists, else "en".'
+    )
+    fallback_fields = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Fields still in English although `language` is another (no translation).",
+    )
+
+
+class StrongAnswerSerializer(TranslatedFieldsSerializer):
     follow_up = serializers.IntegerField(help_text="The follow-up's number (1-based).")
     prompt = serializers.CharField()
     notes = serializers.CharField(help_text="What a strong answer covers (the coach notes).")
 
 
-class ModelFlawSerializer(serializers.Serializer):
+class ModelFlawSerializer(TranslatedFieldsSerializer):
     category = serializers.CharField()
     lines = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
     severity = serializers.CharField()
     explanation = serializers.CharField()
 
 
-class ModelAnswerSerializer(serializers.Serializer):
+class ModelAnswerSerializer(TranslatedFieldsSerializer):
     question = serializers.IntegerField()
     title = serializers.CharField()
     kind = serializers.CharField()
@@ -192,7 +205,8 @@ class ModelAnswersSerializer(serializers.Serializer):
 
 
 class DimensionScoreSerializer(serializers.Serializer):
-    dimension = serializers.CharField()
+    dimension = serializers.CharField(help_text="The rubric's (English) name: what scores name.")
+    label = serializers.CharField(help_text="The name to show, in the request's language.")
     weight = serializers.FloatField()
     in_rubric = serializers.BooleanField()
     level = serializers.IntegerField(allow_null=True, help_text="1–4; null: not scored.")
@@ -269,6 +283,9 @@ class KeyPointCoverageSerializer(serializers.Serializer):
     covered = serializers.BooleanField()
     sentence = serializers.CharField(allow_blank=True, help_text="The sentence that covered it.")
     pattern = serializers.CharField(allow_blank=True)
+    language = serializers.CharField(
+        help_text='The language `point` is in: the request\'s where translated, else "en".'
+    )
 
 
 class AutoScorecardSerializer(serializers.Serializer):
@@ -286,7 +303,7 @@ class AutoScorecardSerializer(serializers.Serializer):
     )
 
 
-class ReportStageSerializer(serializers.Serializer):
+class ReportStageSerializer(TranslatedFieldsSerializer):
     id = serializers.IntegerField()
     position = serializers.IntegerField()
     kind = serializers.CharField()
@@ -325,7 +342,7 @@ class LoopRecommendationSerializer(serializers.Serializer):
     explanation = serializers.CharField()
 
 
-class LoopReportSerializer(serializers.Serializer):
+class LoopReportSerializer(TranslatedFieldsSerializer):
     id = serializers.IntegerField()
     title = serializers.CharField()
     template = serializers.CharField()

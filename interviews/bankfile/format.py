@@ -189,8 +189,14 @@ def canonical_number(value: int | float) -> int | float:
     return int(value) if float(value).is_integer() else float(value)
 
 
+#: Keys of a question's canonical dict its fingerprint leaves out: publishing a version
+#: or translating its text changes nothing a submission is judged against.
+UNFINGERPRINTED_FIELDS = ("status", "i18n")
+
+
 def question_fingerprint(spec: Mapping[str, Any]) -> str:
-    """sha256 of a question's canonical dict without `status`: what is asked and judged."""
-    content = {key: value for key, value in spec.items() if key != "status"}
+    """sha256 of a question's canonical dict without `status` and translations: what is
+    asked and judged."""
+    content = {key: value for key, value in spec.items() if key not in UNFINGERPRINTED_FIELDS}
     text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -22,6 +22,12 @@ from interviews.bankfile.format import (
     bank_read,
     canonical_number,
 )
+from interviews.bankfile.translations import (
+    loop_template_schema,
+    question_schema,
+    rubric_schema,
+    translations_validate,
+)
 from interviews.models import FollowUp, LoopTemplate, Rubric
 from interviews.models.bank import (
     Difficulty,
@@ -55,6 +61,7 @@ QUESTION_FIELDS = (
     "key_points",
     "review",
     "rubric",
+    "i18n",
 )
 CODING_FIELDS = (
     "languages",
@@ -84,9 +91,9 @@ KEY_POINT_LANGUAGES = ("en", "zh")
 REVIEW_FIELDS = ("document", "flaws", "known_issues")
 KNOWN_ISSUE_FIELDS = ("category", "lines", "explanation")
 FLAW_FIELDS = ("category", "lines", "severity", "explanation")
-RUBRIC_FIELDS = ("slug", "title", "dimensions")
+RUBRIC_FIELDS = ("slug", "title", "dimensions", "i18n")
 DIMENSION_FIELDS = ("name", "weight", "levels")
-LOOP_FIELDS = ("slug", "title", "description", "status", "stages")
+LOOP_FIELDS = ("slug", "title", "description", "status", "stages", "i18n")
 STAGE_FIELDS = ("kind", "title", "minutes", "questions", "rubric")
 PLAN_FIELDS = ("slug", "title", "description", "status", "days", "i18n")
 PLAN_DAY_FIELDS = ("title", "phase", "focus", "practice")
@@ -419,6 +426,9 @@ class _Validator:
         if rubric:
             spec["rubric"] = rubric
             self._rubric_refs.append(_Reference(scope, "rubric", rubric))
+        i18n = translations_validate(obj.get("i18n"), "i18n", question_schema(spec), scope.error)
+        if i18n:
+            spec["i18n"] = i18n
         return spec if len(self.issues) == errors_before else None
 
     def coding(self, scope: _Scope, raw: Any, path: str, *, draft: bool) -> dict | None:
@@ -745,6 +755,9 @@ class _Validator:
                 scope.error(_key(path, "levels"), "must be four descriptors (levels 1 to 4)")
             dimensions.append({"name": name, "weight": canonical_number(weight), "levels": levels})
         spec["dimensions"] = dimensions
+        i18n = translations_validate(obj.get("i18n"), "i18n", rubric_schema(spec), scope.error)
+        if i18n:
+            spec["i18n"] = i18n
         if len(self.issues) == errors_before and first:
             self.bank.rubrics.append(BankEntry(file, owner, spec))
 
@@ -805,6 +818,11 @@ class _Validator:
                 self._rubric_refs.append(_Reference(scope, _key(path, "rubric"), rubric))
             stages.append(stage)
         spec["stages"] = stages
+        i18n = translations_validate(
+            obj.get("i18n"), "i18n", loop_template_schema(spec), scope.error
+        )
+        if i18n:
+            spec["i18n"] = i18n
         if len(self.issues) == errors_before and first:
             self.bank.loops.append(BankEntry(file, owner, spec))
 

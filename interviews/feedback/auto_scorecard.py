@@ -32,11 +32,14 @@ How a card is built:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, TypedDict
+
+import opencc
 
 from interviews.feedback.scoring import StageScore, stage_score
 from interviews.models import Dimension
@@ -575,6 +578,8 @@ class KeyPointFacts:
     patterns: dict[str, list[str]]
     dimension: str
     source: str  # "Q1", "Q1 follow-up 2"
+    #: The language `point` is written in (the bank's translation shown, else English).
+    language: str = "en"
 
 
 class KeyPointCoverage(TypedDict):
@@ -584,6 +589,7 @@ class KeyPointCoverage(TypedDict):
     covered: bool
     sentence: str
     pattern: str
+    language: str
 
 
 #: English marks end a sentence before whitespace (so "0.33 MB" stays whole); Chinese
@@ -596,16 +602,38 @@ def sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE_SPLIT.split(text) if part and part.strip()]
 
 
+_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+@functools.cache
+def _simplified() -> opencc.OpenCC:
+    """Traditional (Taiwan phrases too: 記憶體 → 内存) → Simplified, as the bank's Chinese
+    patterns are written."""
+    return opencc.OpenCC("tw2sp")
+
+
+def _readings(sentence: str) -> tuple[str, ...]:
+    """The sentence, and its Simplified form when it has Chinese that differs: an answer
+    in Traditional Chinese covers the same points as one in Simplified."""
+    if not _CJK_RE.search(sentence):
+        return (sentence,)
+    simplified = _simplified().convert(sentence)
+    return (sentence,) if simplified == sentence else (sentence, simplified)
+
+
 def key_point_coverage(points: Sequence[KeyPointFacts], text: str) -> list[KeyPointCoverage]:
     """Each key point is covered by the first sentence one of its patterns (English or
-    Chinese, case-insensitive) matches; that sentence is the evidence."""
-    cut = sentences(text)
+    Chinese — Simplified or Traditional — case-insensitive) matches, whatever language
+    the question was read in; that sentence, as written, is the evidence."""
+    cut = [(sentence, _readings(sentence)) for sentence in sentences(text)]
     result: list[KeyPointCoverage] = []
     for point in points:
         hit: tuple[str, str] | None = None
         for pattern in [p for language in ("en", "zh") for p in point.patterns.get(language, [])]:
             compiled = re.compile(pattern, re.IGNORECASE)
-            sentence = next((s for s in cut if compiled.search(s)), None)
+            sentence = next(
+                (s for s, readings in cut if any(compiled.search(r) for r in readings)), None
+            )
             if sentence is not None:
                 hit = (sentence, pattern)
                 break
@@ -617,6 +645,7 @@ def key_point_coverage(points: Sequence[KeyPointFacts], text: str) -> list[KeyPo
                 "covered": hit is not None,
                 "sentence": hit[0] if hit else "",
                 "pattern": hit[1] if hit else "",
+                "language": point.language,
             }
         )
     return result

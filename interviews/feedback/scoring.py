@@ -41,6 +41,8 @@ def level_of(normalised: float) -> float:
 
 class DimensionScore(TypedDict):
     dimension: str
+    #: The dimension's name to show: the rubric's translation where it has one.
+    label: str
     weight: float
     in_rubric: bool
     level: int | None
@@ -71,6 +73,7 @@ def stage_score(
         rows.append(
             {
                 "dimension": dimension.name,
+                "label": getattr(dimension, "label", "") or dimension.name,
                 "weight": float(dimension.weight),
                 "in_rubric": True,
                 "level": level,
@@ -82,6 +85,7 @@ def stage_score(
         rows.append(
             {
                 "dimension": name,
+                "label": name,
                 "weight": 1.0,
                 "in_rubric": False,
                 "level": score["level"],

@@ -50,6 +50,8 @@ class Language(models.TextChoices):
 class Rubric(models.Model):
     slug = models.SlugField(max_length=80, unique=True, validators=[slug_validator])
     title = models.CharField(max_length=200, blank=True)
+    #: Translations of the text ({"zh-Hans": {...}}; `interviews.bankfile.translations`).
+    i18n = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["slug"]
@@ -85,6 +87,8 @@ class RubricVersion(models.Model):
     version = models.PositiveIntegerField()
     title = models.CharField(max_length=200, blank=True)
     dimensions = models.JSONField(default=list, help_text="[{name, weight, levels}] in order.")
+    #: Translations of the text ({"zh-Hans": {...}}; `interviews.bankfile.translations`).
+    i18n = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -133,6 +137,9 @@ class Question(models.Model):
     # What a good answer covers, for the automatic scorecard of discussion rounds:
     # [{point, patterns: {en: [regex…], zh: [regex…]}, dimension}].
     key_points = models.JSONField(default=list, blank=True)
+    # Translations of the version's candidate-facing text, kept with the version; a
+    # translation-only edit changes this version in place (nothing judged changes).
+    i18n = models.JSONField(default=dict, blank=True)
 
     # A coding question may only be published once its reference passed every hidden test.
     verified_at = models.DateTimeField(null=True, blank=True)
@@ -289,6 +296,8 @@ class LoopTemplate(models.Model):
     status = models.CharField(
         max_length=16, choices=QuestionStatus.choices, default=QuestionStatus.DRAFT
     )
+    #: Translations of the text ({"zh-Hans": {...}}; `interviews.bankfile.translations`).
+    i18n = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["slug"]

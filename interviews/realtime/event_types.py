@@ -82,10 +82,14 @@ class DocUpdatePayload(TypedDict):
 
 
 class FollowUpPayload(TypedDict):
-    """Never the bank's coach notes."""
+    """Never the bank's coach notes. `text` is the English (or a coach's free text);
+    `translations` the bank follow-up's prompt in each language it is translated into
+    (`{"zh-Hans": …}`), so every client of the room shows its own reader's language and
+    a replay shows it too."""
 
     id: int
     text: str
+    translations: dict[str, str]
     question: int | None
     unlocks_part: int | None
 

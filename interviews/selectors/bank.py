@@ -21,6 +21,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 
 from interviews.bankfile.format import DEFAULT_OUTPUT_LIMIT_MB, bank_dump, canonical_number
+from interviews.bankfile.translations import translations_from_json
 from interviews.models import (
     Answer,
     FollowUp,
@@ -231,6 +232,8 @@ def question_to_dict(question: Question) -> dict[str, Any]:
             spec["review"]["known_issues"] = [dict(issue) for issue in question.known_issues]
     if question.rubric_id:
         spec["rubric"] = question.rubric.slug
+    if question.i18n:
+        spec["i18n"] = translations_from_json(question.i18n)
     return spec
 
 
@@ -242,6 +245,8 @@ def rubric_to_dict(rubric: Rubric) -> dict[str, Any]:
         {"name": d.name, "weight": canonical_number(d.weight), "levels": list(d.levels)}
         for d in sorted(rubric.dimensions.all(), key=lambda d: d.position)
     ]
+    if rubric.i18n:
+        spec["i18n"] = translations_from_json(rubric.i18n)
     return spec
 
 
@@ -263,6 +268,8 @@ def loop_template_to_dict(template: LoopTemplate) -> dict[str, Any]:
             item["rubric"] = stage.rubric.slug
         stages.append(item)
     spec["stages"] = stages
+    if template.i18n:
+        spec["i18n"] = translations_from_json(template.i18n)
     return spec
 
 

@@ -9,16 +9,31 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from interviews import bank_cache
+from interviews.bankfile.translations import Translation, child_translation, translation_of
 from interviews.models import Question, Stage, StageQuestion
 
 
-class StrongAnswer(TypedDict):
+class Translated(TypedDict):
+    """The language of an object's text, and its fields still in English."""
+
+    language: str
+    fallback_fields: list[str]
+
+
+class StrongAnswer(Translated):
     follow_up: int
     prompt: str
     notes: str
 
 
-class ModelAnswer(TypedDict):
+class ModelFlaw(Translated):
+    category: str
+    lines: list[int]
+    severity: str
+    explanation: str
+
+
+class ModelAnswer(Translated):
     question: int
     title: str
     kind: str
@@ -26,33 +41,49 @@ class ModelAnswer(TypedDict):
     reference: dict[str, str]
     complexity: str | None
     wrong_patterns: list[str]
-    flaws: list[dict[str, Any]]
+    flaws: list[ModelFlaw]
+
+
+def _strong_answer(owner: Translation, follow_up: Any) -> StrongAnswer:
+    translation = child_translation(owner, "follow_ups", follow_up.position)
+    return translation.stamp(
+        {
+            "follow_up": follow_up.position,
+            "prompt": translation.text("prompt", follow_up.prompt),
+            "notes": translation.text("notes", follow_up.coach_notes, key="model_answer"),
+        }
+    )
+
+
+def _model_flaw(owner: Translation, flaw: Any) -> ModelFlaw:
+    translation = child_translation(owner, "flaws", flaw.position)
+    return translation.stamp(
+        {
+            "category": flaw.category,
+            "lines": [flaw.line_start, flaw.line_end],
+            "severity": flaw.severity,
+            "explanation": translation.text("explanation", flaw.explanation),
+        }
+    )
 
 
 def _model_answer(question: Question, structure: bank_cache.QuestionStructure) -> ModelAnswer:
-    return {
+    """In the language bank text is served in (`interviews.i18n.content_language`)."""
+    translation = translation_of(question.i18n)
+    answer: dict[str, Any] = {
         "question": question.pk,
-        "title": question.title,
+        "title": translation.text("title", question.title),
         "kind": question.kind,
         "strong_answers": [
-            {"follow_up": f.position, "prompt": f.prompt, "notes": f.coach_notes}
-            for f in structure.follow_ups
-            if f.coach_notes.strip()
+            _strong_answer(translation, f) for f in structure.follow_ups if f.coach_notes.strip()
         ],
         "reference": dict(question.reference or {}),
         # The bank format has no field for either yet; the page says so when they are empty.
         "complexity": None,
         "wrong_patterns": [],
-        "flaws": [
-            {
-                "category": f.category,
-                "lines": [f.line_start, f.line_end],
-                "severity": f.severity,
-                "explanation": f.explanation,
-            }
-            for f in structure.flaws
-        ],
+        "flaws": [_model_flaw(translation, f) for f in structure.flaws],
     }
+    return translation.stamp(answer)
 
 
 def model_answers_of(stage: Stage) -> list[ModelAnswer]:

@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from interviews.bankfile.translations import Translation, child_translation, translation_of
 from interviews.feedback.deep_dive import deep_dive_feedback_for_stages
 from interviews.feedback.scoring import (
     RECOMMENDATIONS,
@@ -24,6 +25,7 @@ from interviews.feedback.scoring import (
     loop_recommendation,
     stage_score,
 )
+from interviews.i18n import DEFAULT_LANGUAGE
 from interviews.models import Loop, Scorecard, Stage
 from interviews.selectors.access import (
     can_act_as_coach,
@@ -77,13 +79,15 @@ def _stage_report(
     review: dict | None,
     deep_dive: dict | None,
     auto: dict | None = None,
+    translation: Translation | None = None,
 ) -> dict[str, Any]:
     coach_view = can_act_as_coach(viewer, stage)
+    translation = translation or Translation(None, DEFAULT_LANGUAGE)
     report: dict[str, Any] = {
         "id": stage.pk,
         "position": stage.position,
         "kind": stage.kind,
-        "title": stage.title,
+        "title": translation.text("title", stage.title),
         "status": stage.status,
         "finished_at": stage.finished_at,
         "coach": _username(stage.coach),
@@ -123,7 +127,7 @@ def _stage_report(
         report["counted"] = "coach"
     elif report["auto_scorecard"] is not None:
         report["counted"] = "auto"
-    return report
+    return translation.stamp(report)
 
 
 def _counted_overall(report: dict[str, Any]) -> float | None:
@@ -148,6 +152,8 @@ def loop_report(*, loop: Loop, viewer: AbstractBaseUser) -> dict[str, Any]:
     reviews = review_scores_for_stages(stage_ids)
     deep_dives = deep_dive_feedback_for_stages(_deep_dive_stage_ids(stages))
     autos = auto_scorecards_for_stages(stages, rubrics, reviews=reviews, deep_dives=deep_dives)
+    # Titles in the language bank text is served in (the loop template's translation).
+    owner = translation_of(loop.template.i18n)
     stage_reports = [
         _stage_report(
             stage,
@@ -157,13 +163,14 @@ def loop_report(*, loop: Loop, viewer: AbstractBaseUser) -> dict[str, Any]:
             review=reviews.get(stage.pk),
             deep_dive=deep_dives.get(stage.pk),
             auto=autos.get(stage.pk),
+            translation=child_translation(owner, "stages", stage.position),
         )
         for stage in stages
     ]
     shown = [report["scorecard"] for report in stage_reports]
-    return {
+    report = {
         "id": loop.pk,
-        "title": loop.title,
+        "title": owner.text("title", loop.title),
         "template": loop.template.slug,
         "candidate": _username(loop.candidate),
         "coached": loop.coached,
@@ -173,6 +180,7 @@ def loop_report(*, loop: Loop, viewer: AbstractBaseUser) -> dict[str, Any]:
         "overall": loop_overall([_counted_overall(report) for report in stage_reports]),
         "recommendation": loop_recommendation([card["recommendation"] for card in shown if card]),
     }
+    return owner.stamp(report)
 
 
 # --- a candidate's progress ------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from interviews.bankfile.translations import child_translation, translation_of
 from interviews.models import Dimension, Rubric, RubricVersion, Scorecard, Stage, StageQuestion
 
 
@@ -31,32 +32,50 @@ class ScoringRubric:
     title: str
     version: int | None
     dimensions: DimensionList = field(default_factory=DimensionList)
+    #: Translations of the title and the dimensions (`interviews.bankfile.translations`).
+    i18n: dict = field(default_factory=dict)
 
     @property
     def dimension_names(self) -> list[str]:
         return [d.name for d in self.dimensions]
 
 
+def _labelled(rubric: ScoringRubric) -> ScoringRubric:
+    """Each dimension's `label`: its name in the language bank text is served in."""
+    translation = translation_of(rubric.i18n)
+    for number, dimension in enumerate(rubric.dimensions, start=1):
+        dimension.label = child_translation(translation, "dimensions", number).text(
+            "name", dimension.name
+        )
+    return rubric
+
+
 def scoring_rubric_of_version(version: RubricVersion) -> ScoringRubric:
-    return ScoringRubric(
-        slug=version.rubric.slug,
-        title=version.title,
-        version=version.version,
-        dimensions=DimensionList(
-            Dimension(
-                position=i, name=d["name"], weight=d["weight"], levels=list(d.get("levels", []))
-            )
-            for i, d in enumerate(version.dimensions, start=1)
-        ),
+    return _labelled(
+        ScoringRubric(
+            slug=version.rubric.slug,
+            title=version.title,
+            version=version.version,
+            dimensions=DimensionList(
+                Dimension(
+                    position=i, name=d["name"], weight=d["weight"], levels=list(d.get("levels", []))
+                )
+                for i, d in enumerate(version.dimensions, start=1)
+            ),
+            i18n=dict(version.i18n or {}),
+        )
     )
 
 
 def scoring_rubric_live(rubric: Rubric) -> ScoringRubric:
-    return ScoringRubric(
-        slug=rubric.slug,
-        title=rubric.title,
-        version=None,
-        dimensions=DimensionList(sorted(rubric.dimensions.all(), key=lambda d: d.position)),
+    return _labelled(
+        ScoringRubric(
+            slug=rubric.slug,
+            title=rubric.title,
+            version=None,
+            dimensions=DimensionList(sorted(rubric.dimensions.all(), key=lambda d: d.position)),
+            i18n=dict(rubric.i18n or {}),
+        )
     )
 
 

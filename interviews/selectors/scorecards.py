@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Count
 
 from interviews import bank_cache
+from interviews.bankfile.translations import Translation, child_translation, translation_of
 from interviews.feedback.auto_scorecard import (
     CODING_DIMENSIONS,
     REVIEW_DIMENSIONS,
@@ -65,7 +66,8 @@ def _room(stage: Stage) -> str:
 
 class _StageLinks:
     """The stages' questions in order and the follow-ups pushed into them, loaded once
-    for the coding and the discussion cards (two queries)."""
+    for the coding and the discussion cards (two queries); the questions' translations
+    into the language bank text is served in, for the text the cards quote."""
 
     def __init__(self, stage_ids: Sequence[int]):
         rows = list(
@@ -78,8 +80,10 @@ class _StageLinks:
                 "question__title",
                 "question__key_points",
                 "question__reference_time_ms",
+                "question__i18n",
             )
         )
+        self.translations: dict[int, Translation] = {row[1]: translation_of(row[6]) for row in rows}
         self.links = [row[:4] for row in rows]
         self.question_key_points: dict[int, list[dict]] = {row[1]: row[4] or [] for row in rows}
         self.reference_time_ms: dict[int, dict] = {row[1]: row[5] or {} for row in rows}
@@ -160,6 +164,7 @@ def _coding_facts(
         )
     facts: dict[int, list[CodingQuestionFacts]] = defaultdict(list)
     for stage_id, question_id, slug, title in links:
+        translation = stage_links.translations[question_id]
         numbers = [position for position, _, _ in parts[question_id]]
         open_numbers = open_part_numbers(
             numbers, unlocks[question_id], pushed[(stage_id, question_id)]
@@ -168,11 +173,13 @@ def _coding_facts(
         facts[stage_id].append(
             CodingQuestionFacts(
                 label=f"Q{index}",
-                title=f"{title} ({slug})",
+                title=f"{translation.text('title', title)} ({slug})",
                 parts=[
                     PartFacts(
                         number=position,
-                        title=part_title,
+                        title=child_translation(translation, "parts", position).text(
+                            "title", part_title
+                        ),
                         hidden_tests=hidden,
                         open=position in open_numbers,
                     )
@@ -283,23 +290,33 @@ def _key_points(
     for stage_id, question_id, _, _ in links:
         labels[stage_id] += 1
         label = f"Q{labels[stage_id]}"
-        for item in stage_links.question_key_points.get(question_id, []):
+        translation = stage_links.translations[question_id]
+        for number, item in enumerate(stage_links.question_key_points.get(question_id, []), 1):
             points[stage_id].append(
-                KeyPointFacts(item["point"], item["patterns"], item["dimension"], label)
+                _key_point(item, label, child_translation(translation, "key_points", number))
             )
         for follow_up in structures[question_id].follow_ups:
             if (stage_id, follow_up.pk) not in asked:
                 continue
-            for item in follow_up.key_points:
+            owner = child_translation(translation, "follow_ups", follow_up.position)
+            for number, item in enumerate(follow_up.key_points, start=1):
                 points[stage_id].append(
-                    KeyPointFacts(
-                        item["point"],
-                        item["patterns"],
-                        item["dimension"],
+                    _key_point(
+                        item,
                         f"{label} follow-up {follow_up.position}",
+                        child_translation(owner, "key_points", number),
                     )
                 )
     return points
+
+
+def _key_point(item: dict, source: str, translation: Translation) -> KeyPointFacts:
+    """A key point to match (by its patterns, in either language) and to show (its text
+    in the language bank text is served in)."""
+    point = translation.text("point", item["point"])
+    return KeyPointFacts(
+        point, item["patterns"], item["dimension"], source, language=translation.language
+    )
 
 
 def _discussion_cards(

@@ -51,11 +51,11 @@ def _scorecard_submitted() -> Exists:
 
 
 def stage_for(user: AnyUser, stage_id: int) -> Stage:
-    """A stage the user may see (with its loop and coach loaded, and whether it has a
-    submitted scorecard), else NotFound."""
+    """A stage the user may see (with its loop, its template (the titles' translations)
+    and coach loaded, and whether it has a submitted scorecard), else NotFound."""
     stage = (
         stages_visible_to(user)
-        .select_related("loop", "loop__candidate", "coach")
+        .select_related("loop", "loop__candidate", "loop__template", "coach")
         .annotate(scorecard_submitted=_scorecard_submitted())
         .filter(pk=stage_id)
         .first()
@@ -278,6 +278,8 @@ def stage_detail_for(user: AnyUser, stage_id: int) -> Stage:
             for part in structure.parts:
                 part.locked = part.position not in open_numbers
             question.part_list = [p for p in structure.parts if coach_view or not p.locked]
+            # Which bank follow-up is which (for the pushed ones' translations).
+            question.follow_up_positions = {f.pk: f.position for f in structure.follow_ups}
             if coach_view:
                 for follow_up in structure.follow_ups:
                     follow_up.pushed = follow_up.pk in pushed_ids

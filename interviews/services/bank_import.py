@@ -46,6 +46,7 @@ from interviews.services.audit import audit_record
 from interviews.services.questions import (
     question_content_fingerprint,
     question_latest_locked,
+    question_translations_replace,
     question_version_create,
 )
 
@@ -159,6 +160,7 @@ def _rubric_upsert(spec: dict) -> str:
     if rubric is None:
         rubric = Rubric(slug=spec["slug"])
     rubric.title = spec.get("title", "")
+    rubric.i18n = spec.get("i18n", {})
     rubric.save()
     rubric.dimensions.all().delete()
     Dimension.objects.bulk_create(
@@ -184,6 +186,7 @@ def _loop_template_upsert(spec: dict) -> str:
     template.title = spec["title"]
     template.description = spec.get("description", "")
     template.status = spec.get("status", QuestionStatus.PUBLISHED)
+    template.i18n = spec.get("i18n", {})
     template.save()
     template.stages.all().delete()
     rubrics = rubrics_by_slug(s.get("rubric") for s in spec["stages"])
@@ -224,6 +227,7 @@ def _question_import(spec: dict, *, actor) -> tuple[Question, bool]:
     fingerprint = question_fingerprint(spec)
     latest = question_latest_locked(spec["slug"])
     if latest is not None and question_content_fingerprint(latest) == fingerprint:
+        question_translations_replace(latest, spec.get("i18n", {}))
         return latest, False
     version = latest.version + 1 if latest else 1
     return question_version_create(

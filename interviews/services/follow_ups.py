@@ -8,7 +8,12 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from interviews.access import access_stage_as_coach
-from interviews.models import Answer, FollowUp, Stage, StageFollowUp, StageQuestion
+from interviews.bankfile.translations import (
+    TRANSLATION_LANGUAGES,
+    child_translation,
+    translation_of,
+)
+from interviews.models import Answer, FollowUp, Question, Stage, StageFollowUp, StageQuestion
 from interviews.realtime.events import emit
 
 from .errors import InvalidInput, StateConflict
@@ -37,6 +42,20 @@ def answer_words_of(stage: Stage, question_id: int | None) -> int:
 
 
 @transaction.atomic
+def follow_up_prompt_translations(follow_up: FollowUp) -> dict[str, str]:
+    """The bank follow-up's prompt in every language it is translated into."""
+    question = Question.objects.filter(pk=follow_up.question_id)
+    i18n = question.values_list("i18n", flat=True).first() or {}
+    found: dict[str, str] = {}
+    for language in TRANSLATION_LANGUAGES:
+        owner = translation_of(i18n, language)
+        translation = child_translation(owner, "follow_ups", follow_up.position)
+        prompt = translation.text("prompt", follow_up.prompt)
+        if translation.translated:
+            found[language] = prompt
+    return found
+
+
 def stage_push_follow_up(
     *,
     stage: Stage,
@@ -95,6 +114,7 @@ def stage_push_follow_up(
         {
             "id": pushed.pk,
             "text": pushed.text,
+            "translations": follow_up_prompt_translations(follow_up) if follow_up else {},
             "question": pushed.question_id,
             "unlocks_part": pushed.unlocks_part,
         },

@@ -24,6 +24,7 @@ from interviews.bankfile.format import (
     BankValidationError,
     question_fingerprint,
 )
+from interviews.bankfile.translations import translations_from_json
 from interviews.bankfile.validation import QUESTION_READ_ONLY_FIELDS, question_validate
 from interviews.models import FollowUp, Part, PlantedFlaw, Question, TestCase
 from interviews.models.bank import IoMode, QuestionKind, QuestionStatus
@@ -84,6 +85,16 @@ def question_content_fingerprint(question: Question) -> str:
     return question_fingerprint(question_to_dict(fresh))
 
 
+def question_translations_replace(question: Question, i18n: dict) -> bool:
+    """Store new translations on the version in place (they are not part of what is
+    judged, so a used or verified version takes them as it is); True if they changed."""
+    if translations_from_json(question.i18n or {}) == i18n:
+        return False
+    question.i18n = i18n
+    question.save(update_fields=["i18n"])
+    return True
+
+
 def question_version_create(spec: dict, *, version: int, fingerprint: str, actor) -> Question:
     """A new Question row (one version) with its parts, tests, follow-ups and flaws."""
     question = Question(slug=spec["slug"], version=version, created_by=actor)
@@ -114,6 +125,7 @@ def _question_fill(question: Question, spec: dict, *, fingerprint: str) -> None:
     question.document = (spec.get("review") or {}).get("document", "")
     question.known_issues = (spec.get("review") or {}).get("known_issues", [])
     question.key_points = spec.get("key_points", [])
+    question.i18n = spec.get("i18n", {})
     question.fingerprint = fingerprint
     question.verified_at = None
     question.verification = {}
@@ -278,6 +290,8 @@ def question_update(
     status = spec.get("status", QuestionStatus.PUBLISHED)
     fingerprint = question_fingerprint(spec)
     if fingerprint == question_content_fingerprint(question):
+        if question_translations_replace(question, spec.get("i18n", {})):
+            audit_record(actor=actor, action="question.translate", target=question)
         if status != question.status:
             _ensure_publishable(question, status)
             question.status = status

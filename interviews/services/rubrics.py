@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from interviews.bankfile.format import canonical_number
+from interviews.bankfile.translations import translations_from_json
 from interviews.models import Rubric, RubricVersion
 
 
@@ -21,6 +22,7 @@ def rubric_content(rubric: Rubric) -> dict[str, Any]:
             {"name": d.name, "weight": canonical_number(d.weight), "levels": list(d.levels)}
             for d in rubric.dimensions.order_by("position")
         ],
+        "i18n": translations_from_json(rubric.i18n or {}),
     }
 
 
@@ -36,6 +38,7 @@ def rubric_version_current(rubric: Rubric) -> RubricVersion:
         and {
             "title": newest.title,
             "dimensions": newest.dimensions,
+            "i18n": translations_from_json(newest.i18n or {}),
         }
         == content
     ):
@@ -45,4 +48,5 @@ def rubric_version_current(rubric: Rubric) -> RubricVersion:
         version=newest.version + 1 if newest else 1,
         title=content["title"],
         dimensions=content["dimensions"],
+        i18n=content["i18n"],
     )

@@ -140,3 +140,45 @@ def write_yaml(path: Path, data: Any) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     return path
+
+
+# Translated text that must stay as protected as its English: coach notes (the model
+# answer), a locked part's prompt and a planted flaw's explanation.
+ZH_COACH_NOTES = "SENTINEL-ZH-COACH-NOTES：看是否用堆。"
+ZH_LOCKED_PART_PROMPT = "SENTINEL-ZH-LOCKED-PART：改为相减。"
+ZH_FLAW_EXPLANATION = "SENTINEL-ZH-FLAW：路由是单点故障。"
+
+
+def translated_bank() -> dict:
+    """`bank()` with Simplified (and some Traditional) translations of every kind of
+    translatable field; the discussion question and the loop's last stage stay English."""
+    result = bank()
+    coding, review, _discussion = result["questions"]
+    coding["i18n"] = {
+        "zh-Hans": {
+            "title": "数字相加",
+            "prompt": "把数字加起来。\n",
+            "parts": {
+                1: {"title": "求和", "prompt": "输出和。\n"},
+                2: {"prompt": ZH_LOCKED_PART_PROMPT},
+            },
+            "follow_ups": {1: {"prompt": "现在改为相减。", "model_answer": ZH_COACH_NOTES}},
+        },
+        "zh-Hant": {"title": "數字相加"},
+    }
+    review["i18n"] = {
+        "zh-Hans": {"title": "审阅文档", "flaws": {1: {"explanation": ZH_FLAW_EXPLANATION}}}
+    }
+    result["rubrics"][0]["i18n"] = {
+        "zh-Hans": {
+            "dimensions": {
+                1: {"name": "正确性", "levels": ["甲", "乙", "丙", "丁"]},
+                2: {"name": "清晰"},
+            }
+        }
+    }
+    result["loops"][0]["i18n"] = {
+        "zh-Hans": {"title": "迷你面试", "stages": {1: {"title": "初筛"}, 2: {"title": "编程"}}},
+        "zh-Hant": {"title": "迷你面試"},
+    }
+    return result

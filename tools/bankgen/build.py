@@ -9,6 +9,10 @@ reference must stay under 40% of the time limit everywhere; hand-written expecte
 (`Case.expect`) must match. Everything is deterministic (seeded), so running it again
 gives the same files. `--check` compares with the files on disk instead of writing;
 `--fast` skips running the naive solution on the large tests.
+
+A question's translations are written by hand in `i18n/<slug>.yaml` (top level: `{zh-Hans:
+{...}, zh-Hant: {...}}`, the bank file's `i18n` block) and copied into its file as is; the
+bank import validates them against the English.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ import argparse
 import importlib
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import yaml
 
 from .common import (
     BANK,
@@ -30,6 +37,7 @@ from .common import (
     same_output,
 )
 
+TRANSLATIONS = TOOLS / "i18n"
 REFERENCE_BUDGET = 0.4  # of the time limit, on every test
 NAIVE_MARGIN = 1.5  # the naive solution gets this many time limits before it counts as TLE
 
@@ -57,6 +65,17 @@ def _size(spec: QuestionSpec, case: Case) -> int:
 
     text = case.input if spec.io == "stdio" else json.dumps(case.input)
     return len(text.encode())
+
+
+def question_translations(slug: str, *, directory: Path = TRANSLATIONS) -> dict | None:
+    """The question's `i18n` block from `<directory>/<slug>.yaml`, or None without one."""
+    path = directory / f"{slug}.yaml"
+    if not path.exists():
+        return None
+    block = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(block, dict):
+        raise ValueError(f"{path}: must be a mapping of language to translated fields")
+    return block
 
 
 def build_question(spec: QuestionSpec, *, fast: bool, problems: Problems) -> dict:
@@ -164,6 +183,9 @@ def build_question(spec: QuestionSpec, *, fast: bool, problems: Problems) -> dic
     if spec.follow_ups:
         question["follow_ups"] = spec.follow_ups
     question["rubric"] = spec.rubric
+    translations = question_translations(spec.slug)
+    if translations:
+        question["i18n"] = translations
     return question
 
 

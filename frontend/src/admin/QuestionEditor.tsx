@@ -27,9 +27,10 @@ import {
 } from "./model";
 import { StatusBadges } from "./QuestionList";
 import { type FlawProposal, ReanchorPrompt } from "./ReanchorPrompt";
+import { TranslationsEditor, translationsTabLabel } from "./TranslationsEditor";
 import { useLeaveGuard } from "./useLeaveGuard";
 
-type Tab = "prompt" | "code" | "parts" | "follow-ups" | "document" | "key-points";
+type Tab = "prompt" | "code" | "parts" | "follow-ups" | "document" | "key-points" | "translations";
 const POLL_MS = 400;
 const WORKER_WAIT_MS = 30_000;
 
@@ -388,17 +389,19 @@ export function QuestionEditorPage() {
     ["follow-ups", `Follow-ups (${draft.follow_ups?.length ?? 0})`, true],
     ["document", `Design doc & flaws (${draft.review?.flaws.length ?? 0})`, draft.kind === "review"],
     ["key-points", `Key points (${draft.key_points?.length ?? 0})`, KEY_POINT_KINDS.includes(draft.kind)],
+    ["translations", translationsTabLabel(draft), true],
   ];
   const keyPointDimensions = KEY_POINT_KINDS.includes(draft.kind) ? (rubricDimensions[draft.rubric ?? ""] ?? []) : null;
   const tabHasErrors = (t: Tab) => {
     const keys = Object.keys(errors);
     const prefix: Record<Tab, (k: string) => boolean> = {
-      prompt: (k) => !/^(coding|follow_ups|review|key_points)/.test(k),
+      prompt: (k) => !/^(coding|follow_ups|review|key_points|i18n)/.test(k),
       code: (k) => k.startsWith("coding") && !k.startsWith("coding.parts"),
       parts: (k) => k.startsWith("coding.parts"),
       "follow-ups": (k) => k.startsWith("follow_ups"),
       document: (k) => k.startsWith("review"),
       "key-points": (k) => k.startsWith("key_points"),
+      translations: (k) => k.startsWith("i18n"),
     };
     return keys.some(prefix[t]);
   };
@@ -501,6 +504,7 @@ export function QuestionEditorPage() {
               <FollowUpEditor followUps={draft.follow_ups ?? []} parts={coding?.parts.length ?? 0} onChange={(list) => set({ follow_ups: list })} errors={errors} keyPointDimensions={keyPointDimensions} />
             )}
             {tab === "document" && draft.review && <FlawEditor review={draft.review} onChange={(review) => set({ review })} errors={errors} />}
+            {tab === "translations" && <TranslationsEditor draft={draft} onChange={(i18n) => set({ i18n })} errors={errors} />}
             {tab === "key-points" && keyPointDimensions && (
               <Section title="Key points" id="key-points-title">
                 <p className="small muted">

@@ -66,6 +66,15 @@ export interface KnownIssueDraft {
   explanation: string;
 }
 export type ReviewDraft = { document: string; flaws: FlawDraft[]; known_issues?: KnownIssueDraft[] };
+export const TRANSLATION_LANGUAGES = ["zh-Hans", "zh-Hant"] as const;
+export type TranslationLanguage = (typeof TRANSLATION_LANGUAGES)[number];
+export interface TranslationTree {
+  [key: string]: string | string[] | TranslationTree | undefined;
+}
+/** The bank-file `i18n` block: `{language: {title, prompt, parts: {"1": {title, prompt}}, …}}`,
+ * numbered from 1 (TranslationsEditor.tsx). */
+export type Translations = Partial<Record<TranslationLanguage, TranslationTree>>;
+
 export interface QuestionDraft {
   slug: string;
   kind: QuestionKind;
@@ -79,6 +88,7 @@ export interface QuestionDraft {
   review?: ReviewDraft;
   key_points?: KeyPointDraft[];
   rubric?: string;
+  i18n?: Translations;
 }
 
 /** The question kinds whose answers key points are matched against. */
@@ -156,6 +166,7 @@ export function bodyOf(draft: QuestionDraft): QuestionDraft {
   if (body.review?.known_issues && body.review.known_issues.length === 0) delete body.review.known_issues;
   if (body.follow_ups && body.follow_ups.length === 0) delete body.follow_ups;
   if (!body.rubric) delete body.rubric;
+  if (body.i18n && !Object.keys(body.i18n).length) delete body.i18n;
   const points = keyPointsBody(body.key_points);
   if (points) body.key_points = points;
   else delete body.key_points;
@@ -231,6 +242,8 @@ export function errorsAt(errors: Record<string, unknown>, path: string, nested =
 export function rubricBank(rubric: BankRubric): BankFile {
   const clean: BankRubric = { slug: rubric.slug, dimensions: rubric.dimensions.map((d) => ({ ...d, weight: Number(d.weight) })) };
   if (rubric.title) clean.title = rubric.title;
+  // The rubric's translations go back as they came: an edit here must not drop them.
+  if (rubric.i18n && Object.keys(rubric.i18n).length) clean.i18n = rubric.i18n;
   return { rubrics: [clean] };
 }
 
@@ -246,6 +259,7 @@ export function loopBank(loop: BankLoop): BankFile {
   };
   if (loop.description) clean.description = loop.description;
   if (loop.status && loop.status !== "published") clean.status = loop.status;
+  if (loop.i18n && Object.keys(loop.i18n).length) clean.i18n = loop.i18n;
   return { loops: [clean] };
 }
 

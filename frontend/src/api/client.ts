@@ -379,6 +379,8 @@ export interface BankRubric {
   slug: string;
   title?: string;
   dimensions: { name: string; weight: number; levels: string[] }[];
+  /** Translations (the bank file's `i18n` block), kept as they are by the editors. */
+  i18n?: Record<string, unknown>;
 }
 export interface BankStage {
   kind: StageKind;
@@ -393,6 +395,7 @@ export interface BankLoop {
   description?: string;
   status?: string;
   stages: BankStage[];
+  i18n?: Record<string, unknown>;
 }
 export interface BankFile {
   questions?: Record<string, unknown>[];

@@ -284,8 +284,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["v1_loop_templates_list"];
         put?: never;
@@ -304,8 +305,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["loops_list"];
         put?: never;
@@ -325,8 +327,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["v1_loops_retrieve"];
         put?: never;
@@ -362,8 +365,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["me"];
         put?: never;
@@ -491,8 +495,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["plans_list"];
         put?: never;
@@ -511,8 +516,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["plan_detail"];
         put?: never;
@@ -620,8 +626,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["v1_recordings_retrieve"];
         put?: never;
@@ -938,8 +945,9 @@ export interface paths {
         get: operations["v1_stages_finish_retrieve"];
         put?: never;
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         post: operations["v1_stages_finish_create"];
         delete?: never;
@@ -1028,14 +1036,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["v1_stages_notes_list"];
         put?: never;
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         post: operations["v1_stages_notes_create"];
         delete?: never;
@@ -1091,8 +1101,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["v1_stages_review_comments_list"];
         put?: never;
@@ -1302,8 +1313,9 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Base of the practice views: JSON capped in size. Errors, domain ones included,
-         *     become responses in the one exception handler (errors.py).
+         * @description Base of the practice views: JSON capped in size; bank text served in the request's
+         *     language (`interviews.i18n`). Errors, domain ones included, become responses in the
+         *     one exception handler (errors.py).
          */
         get: operations["v1_submissions_retrieve"];
         put?: never;
@@ -1670,15 +1682,27 @@ export interface components {
          * @enum {string}
          */
         DifficultyEnum: "easy" | "medium" | "hard";
+        /**
+         * @description `name` stays the English name: it is what a scorecard's scores name; `label` is
+         *     the name to show, translated.
+         */
         DimensionOut: {
             name: string;
+            readonly label: string;
             /** Format: double */
             weight?: number;
             /** @description Four descriptors, for levels 1 to 4. */
             levels?: unknown;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         DimensionScore: {
+            /** @description The rubric's (English) name: what scores name. */
             dimension: string;
+            /** @description The name to show, in the request's language. */
+            label: string;
             /** Format: double */
             weight: number;
             in_rubric: boolean;
@@ -1730,11 +1754,24 @@ export interface components {
         FinishPreview: {
             unsubmitted: components["schemas"]["Unsubmitted"][];
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         Flaw: {
             category: components["schemas"]["CategoryEnum"];
             readonly lines: number[];
             severity?: components["schemas"]["SeverityEnum"];
             explanation: string;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         FlawResult: {
             /** @description The flaw's id (for review-match overrides). */
@@ -1748,6 +1785,10 @@ export interface components {
             /** @description Matching comment ids, the hit first. */
             comments: number[];
         };
+        /**
+         * @description A bank follow-up for the coach; its coach notes are the model answer, translated
+         *     as `model_answer`.
+         */
         FollowUpCoach: {
             readonly id: number;
             /**
@@ -1766,6 +1807,10 @@ export interface components {
             after_minutes?: number | null;
             coach_notes?: string;
             readonly pushed: boolean;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         /**
          * @description An input serializer that refuses keys it does not know (a typo such as `languge`
@@ -1809,6 +1854,8 @@ export interface components {
             /** @description The sentence that covered it. */
             sentence: string;
             pattern: string;
+            /** @description The language `point` is in: the request's where translated, else "en". */
+            language: string;
         };
         /**
          * @description * `python` - Python
@@ -1834,6 +1881,15 @@ export interface components {
             username: string;
             password: string;
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         LoopOut: {
             readonly id: number;
             readonly template: string;
@@ -1843,6 +1899,10 @@ export interface components {
             /** Format: date-time */
             readonly created_at: string;
             readonly stages: components["schemas"]["StageSummary"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         LoopOverall: {
             /** Format: double */
@@ -1859,7 +1919,12 @@ export interface components {
             recommendation: string | null;
             explanation: string;
         };
+        /** @description Bank text in the request's language (`interviews.bankfile.translations`). */
         LoopReport: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            fallback_fields: string[];
             id: number;
             title: string;
             template: string;
@@ -1882,11 +1947,24 @@ export interface components {
             /** @default false */
             coached: boolean;
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         LoopTemplateOut: {
             slug: string;
             title: string;
             description?: string;
             readonly stages: components["schemas"]["StageTemplateOut"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         /**
          * @description * `run` - Run
@@ -1894,7 +1972,12 @@ export interface components {
          * @enum {string}
          */
         ModeEnum: "run" | "submit";
+        /** @description Bank text in the request's language (`interviews.bankfile.translations`). */
         ModelAnswer: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            fallback_fields: string[];
             question: number;
             title: string;
             kind: string;
@@ -1914,7 +1997,12 @@ export interface components {
             stage: number;
             questions: components["schemas"]["ModelAnswer"][];
         };
+        /** @description Bank text in the request's language (`interviews.bankfile.translations`). */
         ModelFlaw: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            fallback_fields: string[];
             category: string;
             lines: number[];
             severity: string;
@@ -1943,11 +2031,24 @@ export interface components {
             we: number;
             note: string;
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         PartCoach: {
             readonly number: number;
             title: string;
             prompt?: string;
             readonly samples: components["schemas"]["SampleTest"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             readonly locked: boolean;
         };
         /**
@@ -1961,11 +2062,24 @@ export interface components {
          * @enum {string}
          */
         PartEnum: "context" | "architecture" | "trade-off" | "failure" | "metrics" | "ownership" | "extension";
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         PartOut: {
             readonly number: number;
             title: string;
             prompt?: string;
             readonly samples: components["schemas"]["SampleTest"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         PartOutcome: {
             part: number;
@@ -2211,7 +2325,20 @@ export interface components {
             /** @description Parts open from the start. */
             parts: components["schemas"]["PublicPart"][];
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         PublicPart: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             /** @description 1-based. */
             number: number;
             title: string;
@@ -2223,6 +2350,10 @@ export interface components {
         PublicReview: {
             document: string;
         };
+        /**
+         * @description A pushed follow-up: a bank one's text in the request's language (free text from a
+         *     coach is as written, `language: "en"`).
+         */
         PushedFollowUp: {
             readonly id: number;
             text: string;
@@ -2232,6 +2363,10 @@ export interface components {
             readonly pushed_by: string | null;
             /** Format: date-time */
             readonly created_at: string;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         Quantification: {
             quantifies: boolean;
@@ -2278,6 +2413,8 @@ export interface components {
             /** @description Bank-file `key_points` (discussion and design questions; follow-ups carry their own in `follow_ups`). */
             key_points?: unknown;
             rubric?: string;
+            /** @description Bank-file `i18n` block: translations by language (`zh-Hans`, `zh-Hant`) of the title, prompt, parts, follow-ups, key points and flaws, numbered from 1. */
+            i18n?: unknown;
         };
         /**
          * @description * `coding` - Coding
@@ -2298,8 +2435,12 @@ export interface components {
             /** @description e.g. "Q1 3/3 parts", "Q2 unsolved". */
             summary: string;
         };
-        /** @description A published question as a candidate may see it. */
+        /** @description A published question as a candidate may see it, in the request's language. */
         QuestionPublic: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             id: number;
             slug: string;
             version: number;
@@ -2377,6 +2518,8 @@ export interface components {
             follow_ups?: unknown;
             review?: unknown;
             rubric?: string;
+            /** @description Translations, as in a bank file. */
+            i18n?: unknown;
         };
         /**
          * @description A stage waiting for a coach: `status` says whether it is still pending (its clock
@@ -2406,6 +2549,10 @@ export interface components {
             readonly coach: string | null;
             /** @description Whether its coach has submitted a scorecard (a draft does not count). */
             readonly scorecard_submitted: boolean;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             readonly loop_title: string;
             /** Format: date-time */
             readonly loop_started_at: string;
@@ -2495,7 +2642,12 @@ export interface components {
             /** @description The stage's coach and admins only. */
             private_notes?: string;
         };
+        /** @description Bank text in the request's language (`interviews.bankfile.translations`). */
         ReportStage: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            fallback_fields: string[];
             id: number;
             position: number;
             kind: string;
@@ -2654,10 +2806,23 @@ export interface components {
          * @enum {string}
          */
         RoomEnum: "coding" | "design" | "review" | "discussion";
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         RubricOut: {
             slug: string;
             title?: string;
             readonly dimensions: components["schemas"]["DimensionOut"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         SampleTest: {
             input?: string;
@@ -2880,6 +3045,10 @@ export interface components {
             readonly coach: string | null;
             /** @description Whether its coach has submitted a scorecard (a draft does not count). */
             readonly scorecard_submitted: boolean;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             /** Format: date-time */
             readonly server_time: string;
             readonly coached: boolean;
@@ -2919,6 +3088,10 @@ export interface components {
             readonly coach: string | null;
             /** @description Whether its coach has submitted a scorecard (a draft does not count). */
             readonly scorecard_submitted: boolean;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             /** Format: date-time */
             readonly server_time: string;
             readonly coached: boolean;
@@ -2956,6 +3129,15 @@ export interface components {
             question_kinds: components["schemas"]["QuestionKindEnum"][];
             room: components["schemas"]["RoomEnum"];
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         StageQuestionCandidate: {
             readonly id: number;
             slug: string;
@@ -2980,7 +3162,20 @@ export interface components {
             starter?: unknown;
             document?: string;
             readonly parts: components["schemas"]["PartOut"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         StageQuestionCoach: {
             readonly id: number;
             slug: string;
@@ -3005,6 +3200,10 @@ export interface components {
             starter?: unknown;
             document?: string;
             readonly parts: components["schemas"]["PartCoach"][];
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
             readonly follow_ups: components["schemas"]["FollowUpCoach"][];
             readonly flaws: components["schemas"]["Flaw"][];
         };
@@ -3042,6 +3241,10 @@ export interface components {
          * @enum {string}
          */
         StageStatusEnum: "pending" | "live" | "done";
+        /**
+         * @description A stage; its title from its loop template's translation (loaded once per loop
+         *     when the caller set `stage.translation`, else read here).
+         */
         StageSummary: {
             readonly id: number;
             loop: number;
@@ -3066,7 +3269,20 @@ export interface components {
             readonly coach: string | null;
             /** @description Whether its coach has submitted a scorecard (a draft does not count). */
             readonly scorecard_submitted: boolean;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
+        /**
+         * @description An object whose bank text is served in the request's language, per field with
+         *     English fallback, saying which language its text is in (`language`) and which fields
+         *     are still in English (`fallback_fields`).
+         *
+         *     `translated_fields` maps output fields to their key in the translation. The object's
+         *     translation is `translation_for(obj)`; an owner (a question, a loop template) sets
+         *     `translation` on its children (parts, stages) before they are serialised.
+         */
         StageTemplateOut: {
             /** Format: int64 */
             position: number;
@@ -3075,6 +3291,10 @@ export interface components {
             minutes: number;
             /** @description How many questions the stage asks (which ones is revealed when it starts). */
             readonly questions: number;
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            readonly language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            readonly fallback_fields: string[];
         };
         /**
          * @description * `not_started` - not_started
@@ -3083,7 +3303,12 @@ export interface components {
          * @enum {string}
          */
         StatusEa7Enum: "not_started" | "in_progress" | "done";
+        /** @description Bank text in the request's language (`interviews.bankfile.translations`). */
         StrongAnswer: {
+            /** @description The language of this object's text: the request's where a translation exists, else "en". */
+            language: string;
+            /** @description Fields still in English although `language` is another (no translation). */
+            fallback_fields: string[];
             /** @description The follow-up's number (1-based). */
             follow_up: number;
             prompt: string;

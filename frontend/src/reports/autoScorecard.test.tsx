@@ -23,8 +23,8 @@ const card = {
   score: { dimensions: [], missing: ["Clarity"], complete: false, overall: 1 / 3, percent: 33.3, level: 2, explanation: "(1×0.33) / 1 = 0.33" },
   questions: [],
   key_points: [
-    { point: "Names a risk", dimension: "Judgment", source: "Q1", covered: true, sentence: "Misuse.", pattern: "misuse" },
-    { point: "Says who owns it", dimension: "Judgment", source: "Q1 follow-up 1", covered: false, sentence: "", pattern: "" },
+    { point: "Names a risk", dimension: "Judgment", source: "Q1", covered: true, sentence: "Misuse.", pattern: "misuse", language: "en" },
+    { point: "Says who owns it", dimension: "Judgment", source: "Q1 follow-up 1", covered: false, sentence: "", pattern: "", language: "en" },
   ],
 } as AutoScorecard;
 

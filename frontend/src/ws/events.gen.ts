@@ -37,10 +37,11 @@ export type DocUpdatePayload = {
   update: string;
 };
 
-/** Never the bank's coach notes. */
+/** Never the bank's coach notes. `text` is the English (or a coach's free text); `translations` the bank follow-up's prompt in each language it is translated into (`{"zh-Hans": …}`), so every client of the room shows its own reader's language and a replay shows it too. */
 export type FollowUpPayload = {
   id: number;
   text: string;
+  translations: Record<string, string>;
   question: number | null;
   unlocks_part: number | null;
 };

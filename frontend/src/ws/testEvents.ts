@@ -42,8 +42,13 @@ export function docUpdateEvent(seq: number, doc: string, update: string, at?: st
   return { ...envelope(seq, at), type: "doc.update", doc, update };
 }
 
-export function followUpEvent(seq: number, text: string, unlocks_part: number | null = null): FollowUpEvent {
-  return { ...envelope(seq), type: "follow_up", id: seq, text, question: 1, unlocks_part };
+export function followUpEvent(
+  seq: number,
+  text: string,
+  unlocks_part: number | null = null,
+  translations: Record<string, string> = {},
+): FollowUpEvent {
+  return { ...envelope(seq), type: "follow_up", id: seq, text, translations, question: 1, unlocks_part };
 }
 
 export function noteEvent(seq: number, text: string): NoteEvent {

@@ -87,6 +87,8 @@ def test_loop_start_response(world, as_user):
         "title": "Coding",
         "minutes": 60,
         "questions": 1,
+        "language": "en",
+        "fallback_fields": [],
     }
 
 

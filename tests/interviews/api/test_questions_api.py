@@ -143,6 +143,8 @@ def test_the_public_view_of_a_coding_question(client, bank):
                 "prompt": "Print the sum.\n",
                 "samples": [{"input": "1 2\n", "output": "3\n"}],
                 "hidden_count": 2,
+                "language": "en",
+                "fallback_fields": [],
             }
         ],
     }
@@ -227,6 +229,8 @@ PUBLIC_KEYS = {
     "rubric",
     "coding",
     "review",
+    "language",
+    "fallback_fields",
 }
 
 

@@ -47,6 +47,7 @@ def test_unscored_dimensions_are_missing_not_zero():
     assert "not scored, left out: Testing" in score["explanation"]
     assert score["dimensions"][1] == {
         "dimension": "Testing",
+        "label": "Testing",
         "weight": 2.0,
         "in_rubric": True,
         "level": None,

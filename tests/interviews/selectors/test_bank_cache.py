@@ -95,7 +95,16 @@ def test_a_rubric_reimported_with_new_dimensions_shows_them_to_new_loops(world, 
     assert [d["name"] for d in kept["dimensions"]] == ["Problem solving", "Communication"]
     later = loop_start(candidate=world.owner, template=world.template)
     rubric = _detail(client, later.stages.get(position=1))["rubric"]
-    assert rubric["dimensions"] == [{"name": "Correctness", "weight": 2.0, "levels": levels}]
+    assert rubric["dimensions"] == [
+        {
+            "name": "Correctness",
+            "label": "Correctness",
+            "weight": 2.0,
+            "levels": levels,
+            "language": "en",
+            "fallback_fields": [],
+        }
+    ]
 
 
 def test_every_bank_write_invalidates_twice_now_and_on_commit(

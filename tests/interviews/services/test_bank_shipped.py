@@ -282,6 +282,31 @@ def test_generated_coding_files_match_their_reference_sources():
         assert source.read_text() == reference, f"{path.name} is stale: rerun tools.bankgen.build"
 
 
+def test_generated_coding_files_carry_their_translation_files():
+    """build.py copies `tools/bankgen/i18n/<slug>.yaml` into the question's `i18n` block
+    (validated on import like any other translation); a question without one has none."""
+    from tools.bankgen.build import question_translations
+
+    questions = _questions()
+    translated = {path.stem for path in (TOOLS / "i18n").glob("*.yaml")}
+    assert "top-k-tokens" in translated
+    for path in sorted(SHIPPED_BANK_DIR.glob("coding-*.yaml")):
+        slug = path.stem.removeprefix("coding-")
+        block = question_translations(slug)
+        assert (block is not None) == (slug in translated)
+        if block is None:
+            assert "i18n" not in questions[slug], slug
+            continue
+        alone = {key: value for key, value in questions[slug].items() if key != "rubric"}
+        validated = bank_load({"questions": [{**alone, "i18n": block}]})
+        assert questions[slug]["i18n"] == validated.questions[0].spec["i18n"], (
+            f"{path.name} is stale: rerun tools.bankgen.build"
+        )
+    top_k = questions["top-k-tokens"]["i18n"]
+    assert set(top_k) == {"zh-Hans", "zh-Hant"}
+    assert set(top_k["zh-Hans"]["follow_ups"]) == {1, 2}
+
+
 def test_every_discussion_and_design_question_and_follow_up_has_key_points_on_its_rubric():
     rubrics = {e.spec["slug"]: {d["name"] for d in e.spec["dimensions"]} for e in _bank().rubrics}
     for slug, question in _questions().items():
@@ -301,7 +326,13 @@ def test_every_discussion_and_design_question_and_follow_up_has_key_points_on_it
 def test_bank_files_stay_small():
     for path in SHIPPED_BANK_DIR.glob("*.yaml"):
         assert path.stat().st_size < 1_500_000, path.name
-    assert not list(TOOLS.rglob("*.yaml")) and not list(TOOLS.rglob("*.yml"))
+    # The generator writes into bank/ only; its one YAML input is the translations.
+    stray = [
+        p for p in (*TOOLS.rglob("*.yaml"), *TOOLS.rglob("*.yml")) if p.parent != TOOLS / "i18n"
+    ]
+    assert not stray
+    for path in (TOOLS / "i18n").glob("*.y*ml"):
+        assert path.suffix == ".yaml" and path.stat().st_size < 200_000, path.name
 
 
 def _normalise_stdout(text: str) -> str:

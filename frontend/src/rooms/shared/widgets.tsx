@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { ApiError, api, describeError, NetworkError } from "../../api/client";
 import { formatClock, formatTime } from "../../lib/format";
 import { type LoadProblem, useSecondsUntil } from "../../lib/retry";
+import { useFollowUpText } from "../../ws/followUpText";
 import { saveLabel, type SaveStatus } from "../../ws/sharedDocs";
 import type { ConnectionState, StageMessage } from "../../ws/socket";
 import type { Room, TimerState } from "./useStageRoom";
@@ -133,6 +134,7 @@ export function SaveIndicator({ status }: { status: SaveStatus }) {
 export function FollowUpBanners({ events }: { events: StageMessage[] }) {
   const followUps = events.filter((e) => e.type === "follow_up");
   const [dismissed, setDismissed] = useState<Set<number>>(new Set());
+  const textOf = useFollowUpText();
   const visible = followUps.filter((f) => !dismissed.has(f.seq)).slice(-2);
   if (!visible.length) return null;
   return (
@@ -140,7 +142,7 @@ export function FollowUpBanners({ events }: { events: StageMessage[] }) {
       {visible.map((f) => (
         <div key={f.seq} className="banner follow-up-banner" role="alert" data-testid="follow-up-banner">
           <strong>Follow-up{f.unlocks_part ? ` · part ${f.unlocks_part} unlocked` : ""}</strong>
-          <p>{f.text}</p>
+          <p>{textOf(f)}</p>
           <button
             type="button"
             className="link"
