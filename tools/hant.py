@@ -7,7 +7,8 @@ block next to a `zh-Hans` block with OpenCC's `s2twp` (Taiwan standard with Taiw
 内存 → 記憶體, 服务器 → 伺服器, 线程 → 執行緒), then applies the reviewed fixes in
 `FIXES` where OpenCC picks the wrong Taiwan word for our domain. Code stays untouched:
 fenced blocks and `inline code` are copied as they are. Without FILE it covers every
-hand-written bank file and every `tools/bankgen/i18n/<slug>.yaml`. `--check` only
+hand-written bank file, every `tools/bankgen/i18n/<slug>.yaml` and the interface's
+glossary catalogue (`DERIVED_CATALOGUES`). `--check` only
 reports files whose zh-Hant is stale (the bank tests run it). A developer tool, like
 `tools.bankgen`: nothing at runtime imports it.
 
@@ -18,6 +19,7 @@ block styles of the hand-written files survive.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from functools import cache
@@ -25,6 +27,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND_WRITTEN = ("design", "discussion", "review", "rubrics", "loops")
+LOCALES = ROOT / "frontend" / "src" / "i18n" / "locales"
+#: Interface catalogues whose zh-Hant is derived the same way (the glossary's definitions).
+DERIVED_CATALOGUES = ("glossary",)
 
 #: OpenCC's Taiwan phrases are right for most text but not for every term of this domain.
 #: Each entry was found by reading the converted bank (see docs/decisions.md).
@@ -43,6 +48,11 @@ FIXES: dict[str, str] = {
     "流式": "串流",  # streaming (output, API)
     "B 引數": "B 參數",  # a 70B-parameter model: 参数 as parameters, not arguments
     "引數變化": "參數變化",
+    "字首": "前綴",  # a prompt prefix, not a word's prefix
+    "字尾": "後綴",
+    "啟用": "激活",  # activations (activation quantisation), not "enable"
+    "分割槽": "分區",  # a network partition, not a disk partition
+    "響應": "回應",
 }
 
 _BLOCK_START = re.compile(r"^(?P<indent> *)zh-Hans:\s*$")
@@ -143,6 +153,31 @@ def regenerate(text: str) -> str:
     return "\n".join(out)
 
 
+def catalogue_text(simplified: dict) -> str:
+    """The zh-Hant catalogue JSON for a zh-Hans one (ICU placeholders are ASCII: kept)."""
+
+    def convert(value):
+        if isinstance(value, dict):
+            return {key: convert(item) for key, item in value.items()}
+        return to_hant(value)
+
+    return json.dumps(convert(simplified), ensure_ascii=False, indent=2) + "\n"
+
+
+def regenerate_catalogues(*, write: bool) -> list[Path]:
+    """The derived zh-Hant catalogues that are stale (rewritten when `write`)."""
+    stale = []
+    for namespace in DERIVED_CATALOGUES:
+        simplified = json.loads((LOCALES / "zh-Hans" / f"{namespace}.json").read_text())
+        target = LOCALES / "zh-Hant" / f"{namespace}.json"
+        text = catalogue_text(simplified)
+        if not target.exists() or target.read_text() != text:
+            stale.append(target)
+            if write:
+                target.write_text(text)
+    return stale
+
+
 def default_files() -> list[Path]:
     files = [ROOT / "bank" / f"{name}.yaml" for name in HAND_WRITTEN]
     files += sorted((ROOT / "tools" / "bankgen" / "i18n").glob("*.yaml"))
@@ -160,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     files = args.files or default_files()
     if args.check:
-        stale = stale_files(files)
+        stale = stale_files(files) + ([] if args.files else regenerate_catalogues(write=False))
         for path in stale:
             print(f"{path}: zh-Hant is stale; run python -m tools.hant", file=sys.stderr)
         return 1 if stale else 0
@@ -170,6 +205,9 @@ def main(argv: list[str] | None = None) -> int:
         if new != text:
             path.write_text(new)
             print(f"updated {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+    if not args.files:
+        for path in regenerate_catalogues(write=True):
+            print(f"updated {path.relative_to(ROOT)}")
     return 0
 
 
