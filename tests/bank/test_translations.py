@@ -9,6 +9,7 @@ generator copies them into `bank/coding-<slug>.yaml`); the hand-written files ca
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -229,3 +230,20 @@ def test_the_shipped_bank_imports_with_its_translations() -> None:
     loops = {entry.spec["slug"]: entry.spec for entry in bank.loops}
     assert all(set(LANGUAGES) <= set(rubrics[slug].get("i18n") or {}) for slug in _rubric_slugs())
     assert all(set(LANGUAGES) <= set(loops[slug].get("i18n") or {}) for slug in TRANSLATED_LOOPS)
+
+
+_GLOSSARY_LINK = re.compile(r"\]\(/glossary#([^)\s]*)\)")
+
+
+def test_glossary_links_name_terms_of_the_glossary() -> None:
+    """Prompts link a term's first use to `/glossary#<term>`; every such anchor is a term of
+    the glossary page (its catalogue), and the translations do link to it."""
+    catalogue = json.loads((hant.LOCALES / "en" / "glossary.json").read_text())
+    terms = set(catalogue["terms"])
+    files = [*SHIPPED_BANK_DIR.glob("*.yaml"), *(BANKGEN_DIR / "i18n").glob("*.yaml")]
+    links = {
+        (path.name, slug) for path in files for slug in _GLOSSARY_LINK.findall(path.read_text())
+    }
+    assert not [link for link in links if link[1] not in terms]
+    linked = {slug for _, slug in links}
+    assert {"kv-cache", "prefill", "decode", "continuous-batching", "paged-attention"} <= linked
