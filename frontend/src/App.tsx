@@ -14,6 +14,7 @@ import { Progress } from "./candidate/Progress";
 import { ScorecardView } from "./candidate/ScorecardView";
 import { TopBar } from "./layout/TopBar";
 import { useMinWidth } from "./lib/useMinWidth";
+import { GlossaryPage } from "./pages/GlossaryPage";
 import { ForbiddenPage, NotFoundPage, Problem } from "./pages/Problem";
 import { PlanIndexPage, PlanPage } from "./plan/PlanPage";
 import { NarrowScreen, ROOM_MIN_WIDTH } from "./rooms/shared/NarrowScreen";
@@ -101,6 +102,7 @@ export function AppRoutes() {
       <Route path="/forgot-password" element={<ForgotPasswordPage />} />
       <Route path="/reset-password" element={<ResetPasswordPage />} />
       <Route path="/verify-email" element={<VerifyEmailPage />} />
+      <Route path="/glossary" element={<GlossaryPage />} />
       <Route element={<RequireAuth />}>
         <Route path="/settings" element={<SettingsPage />} />
         <Route path="/loops/:loopId" element={<LoopPage />} />
