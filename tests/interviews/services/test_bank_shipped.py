@@ -60,6 +60,7 @@ SECOND_CHALLENGE = [
 ]
 PRACTICE_THEMES = {
     "concurrency": "async-pipeline",
+    "asyncio": "async-bounded-fetcher",
     "tokenizer": "bpe-tokenizer",
     "crawler": "fake-web-crawler",
     "map-reduce": "shard-aggregate",
@@ -238,11 +239,18 @@ def test_every_coding_part_has_samples_hidden_tests_and_a_large_input():
             assert len({t["input"] for t in part["hidden"]}) == len(part["hidden"]), where
 
 
+# Questions judged in one language only, and why.
+SINGLE_LANGUAGE = {
+    # the candidate's code runs on the harness's asyncio event loop with a virtual clock
+    "async-bounded-fetcher": ["python"],
+}
+
+
 def test_coding_languages_starters_and_references():
     for question in _coding():
         coding = question["coding"]
         slug = question["slug"]
-        expected = (
+        expected = SINGLE_LANGUAGE.get(slug) or (
             ["python", "javascript"]
             if coding["io"] == "function"
             else ["python", "javascript", "cpp"]
@@ -527,3 +535,9 @@ def test_the_generator_is_a_package_outside_the_application():
     assert not any(fnmatch.fnmatchcase(name, p) for name in ("bank", "tools") for p in include)
     for top in shipped:
         assert not list((BASE_DIR / top).rglob("*.y*ml")), top
+
+
+def test_the_practice_loop_has_a_stage_for_every_theme():
+    practice = _loops()["infra-coding-practice"]
+    offered = {slug for stage in practice["stages"] for slug in stage["questions"]}
+    assert set(PRACTICE_THEMES.values()) <= offered
