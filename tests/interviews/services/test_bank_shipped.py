@@ -64,6 +64,7 @@ PRACTICE_THEMES = {
     "tokenizer": "bpe-tokenizer",
     "crawler": "fake-web-crawler",
     "map-reduce": "shard-aggregate",
+    "dedup": "minhash-dedup",
     "refactoring": "refactor-rate-limiter",
     "cache": "lru-ttl-cache",
 }
