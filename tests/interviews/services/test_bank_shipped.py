@@ -67,6 +67,7 @@ PRACTICE_THEMES = {
     "dedup": "minhash-dedup",
     "refactoring": "refactor-rate-limiter",
     "cache": "lru-ttl-cache",
+    "performance": "usage-ledger",
 }
 FLAW_CATEGORIES = {
     "spof",
