@@ -62,6 +62,7 @@ PRACTICE_THEMES = {
     "concurrency": "async-pipeline",
     "asyncio": "async-bounded-fetcher",
     "tokenizer": "bpe-tokenizer",
+    "parser": "limits-config-parser",
     "crawler": "fake-web-crawler",
     "map-reduce": "shard-aggregate",
     "dedup": "minhash-dedup",
