@@ -67,6 +67,7 @@ PRACTICE_THEMES = {
     "map-reduce": "shard-aggregate",
     "dedup": "minhash-dedup",
     "refactoring": "refactor-rate-limiter",
+    "debugging": "debug-sessionizer",
     "cache": "lru-ttl-cache",
     "performance": "usage-ledger",
 }
