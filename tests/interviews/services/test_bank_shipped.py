@@ -243,18 +243,11 @@ def test_every_coding_part_has_samples_hidden_tests_and_a_large_input():
             assert len({t["input"] for t in part["hidden"]}) == len(part["hidden"]), where
 
 
-# Questions judged in one language only, and why.
-SINGLE_LANGUAGE = {
-    # the candidate's code runs on the harness's asyncio event loop with a virtual clock
-    "async-bounded-fetcher": ["python"],
-}
-
-
 def test_coding_languages_starters_and_references():
     for question in _coding():
         coding = question["coding"]
         slug = question["slug"]
-        expected = SINGLE_LANGUAGE.get(slug) or (
+        expected = (
             ["python", "javascript"]
             if coding["io"] == "function"
             else ["python", "javascript", "cpp"]

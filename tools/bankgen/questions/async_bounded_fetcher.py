@@ -54,7 +54,15 @@ returns what the judge compares:
 ```
 
 The log is sorted by time, then by the url's position. Use only asyncio's own timers
-(no threads, no `time.sleep`, no real clock). The tests never make two things that
+(no threads, no `time.sleep`, no real clock).
+
+**In JavaScript** the same harness drives `async function fetchAll(urls, fetch, limit,
+timeout, signal)` with Promises: `fetch(url, {signal})` resolves with the body, rejects
+with a `FetchError`, or — when the `AbortSignal` you pass aborts — logs `cancel` and
+rejects with the signal's reason. `setTimeout` and `clearTimeout` follow the virtual
+clock (when every promise has settled, the clock jumps to the next timer). The caller
+cancels by aborting `signal`: then `fetchAll` must abort its fetches in flight, start no
+other, and reject with `signal.reason` (an `AbortError`). The tests never make two things that
 matter coincide: no latency equals the timeout, and the cancellation never falls on an
 instant when a fetch starts or ends.
 
@@ -214,6 +222,130 @@ async def fetch_all(urls, fetch, limit, timeout):
 """
 )
 
+HARNESS_JS = """\
+// --- the harness: a virtual clock and a fake network (the judge runs this part as is) ---
+class FetchError extends Error {}
+
+function run(limit, timeout, requests, cancelAt) {
+  // A binary heap of timers by (time, creation order). setTimeout and clearTimeout follow
+  // the virtual clock: when every promise has settled, the clock jumps to the next timer.
+  const heap = [];
+  let now = 0;
+  let created = 0;
+  const before = (a, b) => a.when < b.when || (a.when === b.when && a.seq < b.seq);
+  const push = (timer) => {
+    heap.push(timer);
+    for (let i = heap.length - 1; i > 0; ) {
+      const up = (i - 1) >> 1;
+      if (!before(heap[i], heap[up])) break;
+      [heap[i], heap[up]] = [heap[up], heap[i]];
+      i = up;
+    }
+  };
+  const pop = () => {
+    const top = heap[0];
+    const last = heap.pop();
+    if (heap.length) {
+      heap[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < heap.length && before(heap[l], heap[m])) m = l;
+        if (r < heap.length && before(heap[r], heap[m])) m = r;
+        if (m === i) break;
+        [heap[i], heap[m]] = [heap[m], heap[i]];
+        i = m;
+      }
+    }
+    return top;
+  };
+  const realSetImmediate = setImmediate;
+  globalThis.setTimeout = (fn, ms = 0, ...args) => {
+    const timer = { when: now + Math.max(0, Number(ms) || 0), seq: created++, fn: () => fn(...args), live: true };
+    push(timer);
+    return timer;
+  };
+  globalThis.clearTimeout = (timer) => {
+    if (timer) timer.live = false;
+  };
+
+  const log = [];
+  const table = new Map(requests.map(([url, latency, ok], i) => [url, [i, latency, ok]]));
+  const fetch = (url, options = {}) =>
+    new Promise((resolve, reject) => {
+      const [i, latency, ok] = table.get(url);
+      const signal = options.signal;
+      log.push([now, i, "start"]);
+      let timer = null;
+      const abort = () => {
+        clearTimeout(timer);
+        log.push([now, i, "cancel"]);
+        reject(signal.reason);
+      };
+      if (signal && signal.aborted) return abort();
+      timer = setTimeout(() => {
+        if (signal) signal.removeEventListener("abort", abort);
+        log.push([now, i, ok ? "done" : "error"]);
+        if (ok) resolve("body of " + url);
+        else reject(new FetchError(url));
+      }, latency);
+      if (signal) signal.addEventListener("abort", abort, { once: true });
+    });
+
+  const caller = new AbortController();
+  require("events").setMaxListeners(0, caller.signal); // one listener per fetch in flight
+  let outcome = "stuck";
+  let failure = null;
+  fetchAll(requests.map((r) => r[0]), fetch, limit, timeout, caller.signal).then(
+    (results) => (outcome = results),
+    (err) => {
+      if (err && err.name === "AbortError") outcome = "cancelled";
+      else failure = err;
+    },
+  );
+  if (cancelAt !== null && cancelAt !== undefined) setTimeout(() => caller.abort(), cancelAt);
+
+  const settle = () => new Promise((resolve) => realSetImmediate(resolve));
+  return (async () => {
+    for (;;) {
+      await settle();
+      let timer = pop();
+      while (timer && !timer.live) timer = pop();
+      if (!timer) break;
+      now = timer.when;
+      timer.fn();
+    }
+    if (failure) throw failure;
+    log.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return { results: outcome, log: log.map(([t, i, kind]) => `${t} ${kind} ${requests[i][0]}`) };
+  })();
+}
+
+// --- your code ---------------------------------------------------------------------------
+"""
+
+STARTER_JS = (
+    HARNESS_JS
+    + """
+async function fetchAll(urls, fetch, limit, timeout, signal) {
+  const results = [];
+  for (const url of urls) {
+    // one at a time, no timeout: make it concurrent, bounded and cancellable
+    try {
+      results.push(await fetch(url));
+    } catch (err) {
+      if (!(err instanceof FetchError)) throw err;
+      results.push("error");
+    }
+  }
+  return results;
+}
+
+module.exports = { run };
+"""
+)
+
 FOLLOW_UPS = [
     {
         "prompt": (
@@ -309,9 +441,9 @@ def spec() -> QuestionSpec:
                 _hidden_2(),
             ),
         ],
-        starter={"python": STARTER_PY},
+        starter={"python": STARTER_PY, "javascript": STARTER_JS},
         follow_ups=FOLLOW_UPS,
-        languages=["python"],
+        languages=["python", "javascript"],
         io="function",
         entrypoint="run",
     )
