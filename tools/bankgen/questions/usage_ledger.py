@@ -53,6 +53,9 @@ request 3.
 
 **Limits.** 2 s CPU per test in every part. Part 1's largest tests have `n = q = 1.5·10^4`
 sums; part 2's mix sums and re-billing half and half; part 3's mix all three.
+The sizes are set so that each round's bound bites in Python; in C++ or JavaScript the
+previous round's solution may still fit in 2 s — then say what would bound it at ten
+times the size, and fix that.
 """
 
 
