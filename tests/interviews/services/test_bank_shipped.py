@@ -60,11 +60,16 @@ SECOND_CHALLENGE = [
 ]
 PRACTICE_THEMES = {
     "concurrency": "async-pipeline",
+    "asyncio": "async-bounded-fetcher",
     "tokenizer": "bpe-tokenizer",
+    "parser": "limits-config-parser",
     "crawler": "fake-web-crawler",
     "map-reduce": "shard-aggregate",
+    "dedup": "minhash-dedup",
     "refactoring": "refactor-rate-limiter",
+    "debugging": "debug-sessionizer",
     "cache": "lru-ttl-cache",
+    "performance": "usage-ledger",
 }
 FLAW_CATEGORIES = {
     "spof",
@@ -463,6 +468,18 @@ def test_review_docs_plant_enough_flaws_over_enough_categories():
         assert {f["severity"] for f in flaws} >= {"high", "medium"}
 
 
+def test_a_review_doc_plants_a_real_split_brain_with_its_fencing_flaw():
+    """Two leaders after a partition, and what lets both act: the key anchors both, and
+    the review practice loop offers the doc."""
+    review = _questions()["scheduler-failover-review"]["review"]
+    flaws = review["flaws"]
+    brain = [f for f in flaws if "split brain" in f["explanation"].lower()]
+    assert brain and brain[0]["category"] == "consistency" and brain[0]["severity"] == "high"
+    assert any(f["category"] == "concurrency" and "fenc" in f["explanation"] for f in flaws)
+    practice = _loops()["design-review-practice"]
+    assert "scheduler-failover-review" in {s for st in practice["stages"] for s in st["questions"]}
+
+
 def test_discussion_rounds_cover_the_loop_material():
     questions = _questions()
     discussion = {slug for slug, q in questions.items() if q["kind"] == "discussion"}
@@ -558,3 +575,9 @@ def test_the_generator_is_a_package_outside_the_application():
     assert not any(fnmatch.fnmatchcase(name, p) for name in ("bank", "tools") for p in include)
     for top in shipped:
         assert not list((BASE_DIR / top).rglob("*.y*ml")), top
+
+
+def test_the_practice_loop_has_a_stage_for_every_theme():
+    practice = _loops()["infra-coding-practice"]
+    offered = {slug for stage in practice["stages"] for slug in stage["questions"]}
+    assert set(PRACTICE_THEMES.values()) <= offered
