@@ -26,7 +26,16 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HAND_WRITTEN = ("design", "discussion", "review", "rubrics", "loops")
+HAND_WRITTEN = (
+    "design",
+    "discussion",
+    "review",
+    "rubrics",
+    "loops",
+    "deep-dive",
+    "second-sitting",
+    "plans",
+)
 LOCALES = ROOT / "frontend" / "src" / "i18n" / "locales"
 #: Interface catalogues whose zh-Hant is derived the same way (the glossary's definitions).
 DERIVED_CATALOGUES = ("glossary",)
