@@ -1,7 +1,7 @@
 // The one HTTP client for /api/v1/: session cookie + CSRF header, JSON in and out,
 // errors as ApiError carrying the server's `{detail, errors}` body (DESIGN.md "HTTP API").
 // Types come from the OpenAPI schema (src/api/schema.d.ts, `npm run gen:api`).
-import { currentLanguage } from "../i18n";
+import { currentLanguage, i18next } from "../i18n";
 import type { LoggedEvent } from "../ws/events.gen";
 import type { components } from "./schema";
 
@@ -406,27 +406,27 @@ function fieldMessages(errors: Record<string, unknown>): string {
 
 /** A sentence a person can act on, for any error the client raises. */
 export function describeError(error: unknown): string {
-  if (error instanceof NetworkError) return "Mockloop's server can't be reached. Check your connection and try again.";
+  if (error instanceof NetworkError) return i18next.t("common:errors.unreachable");
   if (!(error instanceof ApiError)) {
-    return error instanceof Error && error.message ? error.message : "Something went wrong. Please try again.";
+    return error instanceof Error && error.message ? error.message : i18next.t("common:errors.generic");
   }
   switch (error.status) {
     case 401:
-      return error.detail || "You are not signed in.";
+      return error.detail || i18next.t("common:errors.notSignedIn");
     case 403:
-      return error.detail || "You may not do this.";
+      return error.detail || i18next.t("common:errors.forbidden");
     case 404:
-      return error.detail || "Not found.";
+      return error.detail || i18next.t("common:errors.notFound");
     case 413:
-      return error.detail || "That is too large.";
+      return error.detail || i18next.t("common:errors.tooLarge");
     case 429: // the server says which limit, and for how long (e.g. judge jobs in flight)
-      return error.detail || "Too many attempts. Wait a minute and try again.";
+      return error.detail || i18next.t("common:errors.tooMany");
     default: {
-      if (error.status >= 500) return "The server had a problem. Please try again.";
+      if (error.status >= 500) return i18next.t("common:errors.server");
       // 400: the field errors say it all (`detail` repeats the first of them); other
       // statuses (409 …) carry a sentence in `detail` and machine context in `errors`.
       const fields = error.status === 400 ? fieldMessages(error.errors) : "";
-      return fields || error.detail || `Request failed (${error.status}).`;
+      return fields || error.detail || i18next.t("common:errors.status", { status: error.status });
     }
   }
 }

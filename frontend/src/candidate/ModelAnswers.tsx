@@ -1,17 +1,20 @@
 // Model answers, shown on the stage's feedback page once the stage is done: what a strong
 // answer covers, the reference solution and the design doc's planted flaws.
+import { useTranslation } from "react-i18next";
+
 import { api, describeError } from "../api/client";
 import { useAsync } from "../lib/useAsync";
 import { REVIEW_CATEGORY_LABEL } from "../rooms/review/categories";
 
 export function ModelAnswers({ stageId }: { stageId: number }) {
+  const { t } = useTranslation();
   const answers = useAsync(() => api.modelAnswers(stageId), [stageId]);
   if (answers.error !== undefined) return <p className="error">{describeError(answers.error)}</p>;
-  if (!answers.data) return <p className="muted">Loading the model answers…</p>;
+  if (!answers.data) return <p className="muted">{t("candidate:modelAnswers.loading")}</p>;
   return (
-    <section className="card model-answers" aria-label="Model answers" data-testid="model-answers">
-      <h2>Model answers</h2>
-      <p className="small muted">What the question bank says a strong answer covers. Study it against what you wrote.</p>
+    <section className="card model-answers" aria-label={t("candidate:modelAnswers.title")} data-testid="model-answers">
+      <h2>{t("candidate:modelAnswers.title")}</h2>
+      <p className="small muted">{t("candidate:modelAnswers.lead")}</p>
       {answers.data.questions.map((q) => {
         const languages = Object.keys(q.reference);
         return (
@@ -31,9 +34,11 @@ export function ModelAnswers({ stageId }: { stageId: number }) {
             )}
             {languages.length > 0 && (
               <>
-                <h4>Reference solution</h4>
+                <h4>{t("candidate:modelAnswers.reference")}</h4>
                 <p className="small muted">
-                  {q.complexity ? `Complexity: ${q.complexity}` : "The bank does not state its complexity."}
+                  {q.complexity
+                    ? t("candidate:modelAnswers.complexity", { complexity: q.complexity })
+                    : t("candidate:modelAnswers.noComplexity")}
                 </p>
                 {languages.map((lang) => (
                   <details key={lang} open={languages.length === 1}>
@@ -52,11 +57,12 @@ export function ModelAnswers({ stageId }: { stageId: number }) {
             )}
             {q.flaws.length > 0 && (
               <>
-                <h4>The planted flaws</h4>
+                <h4>{t("candidate:modelAnswers.flaws")}</h4>
                 <ul className="flaws">
                   {q.flaws.map((f, i) => (
                     <li key={i} className="flaw">
-                      <strong>{REVIEW_CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
+                      <strong>{REVIEW_CATEGORY_LABEL[f.category] ?? f.category}</strong> ·{" "}
+                      {t("common:flawWhere", { first: f.lines[0], last: f.lines[1], severity: f.severity })}
                       <p className="small">{f.explanation}</p>
                     </li>
                   ))}

@@ -1,4 +1,5 @@
 import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 
 import { ApiError, api, describeError, type Scorecard } from "../api/client";
@@ -12,13 +13,14 @@ import { ModelAnswers } from "./ModelAnswers";
 import { SelfAssessmentForm } from "./SelfAssessmentForm";
 
 function CoachScorecard({ card, levels }: { card: Scorecard; levels: Record<string, string[]> }) {
+  const { t } = useTranslation();
   return (
     <>
       <p>
         <span className={`reco reco-${card.recommendation}`}>{RECOMMENDATION_LABEL[card.recommendation ?? ""]}</span>
-        {card.coach && <span className="muted small"> · scored by {card.coach}</span>}
+        {card.coach && <span className="muted small"> · {t("candidate:scorecard.scoredBy", { coach: card.coach })}</span>}
       </p>
-      <ul className="score-bars" aria-label="Scores by dimension">
+      <ul className="score-bars" aria-label={t("candidate:scorecard.byDimension")}>
         {card.scores.map((s) => (
           <li key={s.dimension}>
             <div className="score-head">
@@ -35,7 +37,7 @@ function CoachScorecard({ card, levels }: { card: Scorecard; levels: Record<stri
       </ul>
       {card.summary && (
         <section className="card">
-          <h2>Summary</h2>
+          <h2>{t("candidate:scorecard.summary")}</h2>
           <p className="prose-pre">{card.summary}</p>
         </section>
       )}
@@ -44,6 +46,7 @@ function CoachScorecard({ card, levels }: { card: Scorecard; levels: Record<stri
 }
 
 export function ScorecardView() {
+  const { t } = useTranslation();
   const { stageId } = useParams();
   const id = Number(stageId);
   const stage = useAsync(() => api.stage(id), [id]);
@@ -53,7 +56,7 @@ export function ScorecardView() {
   const onSelfSaved = useCallback((levels: Record<string, number>) => setSelfLevels(levels), []);
 
   if (stage.error !== undefined) return <Problem error={stage.error} />;
-  if (!stage.data) return <main id="main" className="page"><p className="muted">Loading…</p></main>;
+  if (!stage.data) return <main id="main" className="page"><p className="muted">{t("common:loading")}</p></main>;
   const levels: Record<string, string[]> = Object.fromEntries(
     (stage.data.rubric?.dimensions ?? []).map((d) => [d.name, Array.isArray(d.levels) ? (d.levels as string[]) : []]),
   );
@@ -62,9 +65,10 @@ export function ScorecardView() {
   return (
     <main id="main" className="page narrow">
       <p className="crumbs">
-        <Link to={`/loops/${stage.data.loop}`}>Loop</Link> / <Link to={`/stages/${id}`}>{stage.data.title}</Link> / Scorecard
+        <Link to={`/loops/${stage.data.loop}`}>{t("candidate:scorecard.crumbLoop")}</Link> /{" "}
+        <Link to={`/stages/${id}`}>{stage.data.title}</Link> / {t("candidate:scorecard.crumb")}
       </p>
-      <h1>Scorecard · {stage.data.title}</h1>
+      <h1>{t("candidate:scorecard.title", { title: stage.data.title })}</h1>
       {notYet && <p className="notice">{card.error instanceof ApiError ? card.error.detail : ""}</p>}
       {card.error !== undefined && !notYet && <p className="error">{describeError(card.error)}</p>}
       {card.data?.source === "coach" && <CoachScorecard card={card.data} levels={levels} />}
@@ -76,7 +80,7 @@ export function ScorecardView() {
       {stage.data.status === "done" ? (
         <ModelAnswers stageId={id} />
       ) : (
-        <p className="small muted">Model answers are shown here once the stage is finished.</p>
+        <p className="small muted">{t("candidate:scorecard.modelAnswersLater")}</p>
       )}
     </main>
   );
