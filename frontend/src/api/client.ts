@@ -169,6 +169,17 @@ export function reportSignedOut(): void {
 
 const SIGN_IN_PATHS = new Set(["/api/v1/auth/login/", "/api/v1/auth/signup/", "/api/v1/auth/logout/"]);
 
+/** `?lang=…` for a read asked in a language other than the interface's, else nothing. */
+function langQuery(lang: string | undefined): string {
+  return lang ? `?lang=${encodeURIComponent(lang)}` : "";
+}
+
+/** The language a bank object's text is actually in, when the server says (`language`). */
+export function textLanguage(object: object): string | undefined {
+  const language = (object as { language?: unknown }).language;
+  return typeof language === "string" && language ? language : undefined;
+}
+
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   // The server answers errors and bank text in the interface's language (DESIGN.md "Languages").
   const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": currentLanguage() };
@@ -281,7 +292,8 @@ export const api = {
   loopStart: (template: string, coached: boolean) =>
     post<Loop>("/api/v1/loops/", { template, coached }),
 
-  stage: (id: number) => get<StageDetail>(`/api/v1/stages/${id}/`),
+  /** `lang`: the bank text in that language where it is translated (DESIGN.md "Languages"). */
+  stage: (id: number, lang?: string) => get<StageDetail>(`/api/v1/stages/${id}/${langQuery(lang)}`),
   /** `solo`: the candidate runs a coached stage without waiting for a coach. */
   stageStart: (id: number, options: { solo?: boolean } = {}) =>
     post<StageSummary>(`/api/v1/stages/${id}/start/`, options),
@@ -298,11 +310,11 @@ export const api = {
   reviewCommentDelete: (id: number, commentId: number) =>
     request<void>("DELETE", `/api/v1/stages/${id}/review-comments/${commentId}/`),
   reviewScore: (id: number) => get<ReviewScore>(`/api/v1/stages/${id}/review-score/`),
-  scorecard: (id: number) => get<StageScorecard>(`/api/v1/stages/${id}/scorecard/`),
+  scorecard: (id: number, lang?: string) => get<StageScorecard>(`/api/v1/stages/${id}/scorecard/${langQuery(lang)}`),
   selfAssessment: (id: number) => get<SelfAssessment>(`/api/v1/stages/${id}/self-assessment/`),
   selfAssessmentSave: (id: number, body: SelfAssessmentInput) =>
     request<SelfAssessment>("PUT", `/api/v1/stages/${id}/self-assessment/`, body),
-  modelAnswers: (id: number) => get<ModelAnswers>(`/api/v1/stages/${id}/model-answers/`),
+  modelAnswers: (id: number, lang?: string) => get<ModelAnswers>(`/api/v1/stages/${id}/model-answers/${langQuery(lang)}`),
   scorecardSave: (id: number, body: ScorecardInput) =>
     request<Scorecard>("PUT", `/api/v1/stages/${id}/scorecard/`, body),
   nextFollowUp: (id: number, question: number | null = null) =>

@@ -3,12 +3,15 @@
 import { useTranslation } from "react-i18next";
 
 import { api, describeError } from "../api/client";
+import type { UiLanguage } from "../i18n";
 import { useAsync } from "../lib/useAsync";
 import { REVIEW_CATEGORY_LABEL } from "../rooms/review/categories";
+import { UntranslatedNote } from "./FeedbackLanguage";
 
-export function ModelAnswers({ stageId }: { stageId: number }) {
+/** `lang`: the language chosen to read the feedback in (undefined: the interface's). */
+export function ModelAnswers({ stageId, lang, shownIn }: { stageId: number; lang?: UiLanguage; shownIn: UiLanguage }) {
   const { t } = useTranslation();
-  const answers = useAsync(() => api.modelAnswers(stageId), [stageId]);
+  const answers = useAsync(() => api.modelAnswers(stageId, lang), [stageId, lang]);
   if (answers.error !== undefined) return <p className="error">{describeError(answers.error)}</p>;
   if (!answers.data) return <p className="muted">{t("candidate:modelAnswers.loading")}</p>;
   return (
@@ -20,6 +23,7 @@ export function ModelAnswers({ stageId }: { stageId: number }) {
         return (
           <article key={q.question} className="model-answer">
             <h3>{q.title}</h3>
+            <UntranslatedNote objects={[q, ...q.strong_answers]} wanted={shownIn} />
             {q.strong_answers.length > 0 && (
               <ol className="strong-answers">
                 {q.strong_answers.map((a) => (

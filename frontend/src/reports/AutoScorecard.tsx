@@ -3,6 +3,8 @@
 import { useTranslation } from "react-i18next";
 
 import type { AutoScorecard } from "../api/client";
+import { UntranslatedNote } from "../candidate/FeedbackLanguage";
+import type { UiLanguage } from "../i18n";
 import { formatPercent } from "../i18n/format";
 
 export function LevelDots({ level }: { level: number }) {
@@ -21,6 +23,7 @@ export function AutoScorecardView({
   levels,
   selfLevels,
   evidenceOpen = true,
+  shownIn,
 }: {
   card: AutoScorecard;
   /** Evidence lists start open (the stage's feedback page) or closed (the loop report). */
@@ -28,6 +31,8 @@ export function AutoScorecardView({
   levels?: Record<string, string[]>;
   /** The candidate's own levels, shown beside the automatic ones. */
   selfLevels?: Record<string, number>;
+  /** The language the feedback was asked in: key points not in it say so. */
+  shownIn?: UiLanguage;
 }) {
   const { t } = useTranslation();
   const pct = card.score.percent;
@@ -82,6 +87,7 @@ export function AutoScorecardView({
           <summary>
             {t("reports:auto.keyPoints", { covered: card.key_points.filter((k) => k.covered).length, total: card.key_points.length })}
           </summary>
+          {shownIn && <UntranslatedNote objects={card.key_points} wanted={shownIn} />}
           <ul className="checklist">
             {card.key_points.map((k, i) => (
               <li key={i} className={k.covered ? "covered" : "missing"}>
