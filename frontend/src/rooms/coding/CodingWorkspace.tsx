@@ -66,8 +66,8 @@ export function QuestionPrompt({
           difficulty: question.difficulty,
           ms: question.time_limit_ms,
           mb: question.memory_limit_mb,
-          checker: question.checker,
-        })}
+        })}{" "}
+        · {t("rooms:coding.checker")} <code>{question.checker}</code>
       </p>
       <Markdown source={question.prompt ?? ""} />
       {parts.length > 0 && (
