@@ -174,6 +174,20 @@ def test_the_candidate_interface_in_chinese(
 
     assert leftovers == {}, "\n".join(f"{where}: {found}" for where, found in leftovers.items())
 
+    # Practise in one language, review in another: the feedback is asked again in English
+    # while the page around it stays in 繁體中文.
+    page.goto(f"/stages/{screen.pk}/scorecard")
+    toggle = page.get_by_test_id("feedback-language")
+    expect(toggle).to_contain_text("回饋顯示語言")
+    with page.expect_response(lambda r: "/model-answers/?lang=en" in r.url) as answers:
+        toggle.get_by_role("button", name="English").click()
+    assert answers.value.ok
+    expect(toggle.get_by_role("button", name="English")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"評分卡 · {screen.title}")
+    expect(page.get_by_test_id("model-answers")).to_be_visible()
+    page.screenshot(path=screenshot_path("zh-Hant-feedback-in-english"), full_page=True)
+    toggle.screenshot(path=screenshot_path("zh-Hant-feedback-toggle"))
+
     # … and is the account's: a fresh browser (English before sign-in) follows it.
     fresh = new_page()
     fresh.goto("/login")
