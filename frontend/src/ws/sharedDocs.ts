@@ -120,7 +120,7 @@ export class SharedDocs {
       const sent = this.inflight.get(message.ref)!;
       this.inflight.delete(message.ref);
       this.byUpdate.delete(sent.update);
-      this.error = message.detail || "The server refused an edit.";
+      this.error = message.detail || i18next.t("rooms:refusedEdit");
       this.notify();
       return true;
     }
