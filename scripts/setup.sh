@@ -2,7 +2,8 @@
 # The set-up shared by `make run` and `make test`. Every step is idempotent and skipped
 # when its inputs are unchanged since the last run (digests in var/stamps/):
 #
-#   system    Debian packages (when root): redis-server, docker.io, chromium, debootstrap,
+#   system    Debian packages (when root): redis-server, docker.io, chromium, fonts-noto-cjk
+#             (Chinese text in the browser tests' screenshots), debootstrap,
 #             gettext,
 #             postgresql (only with MOCKLOOP_POSTGRES=1 or a postgres DATABASE_URL)
 #   python    .venv + `pip install -e '.[dev]'` (again only when pyproject.toml changes)
@@ -31,6 +32,7 @@ step_system() {
   have msgfmt || need+=(gettext)
   have docker-compose || need+=(docker-compose)
   if is_debian && ! have_deb fonts-liberation; then need+=(fonts-liberation); fi
+  if is_debian && ! have_deb fonts-noto-cjk; then need+=(fonts-noto-cjk); fi
   if wants_postgres && ! have pg_ctlcluster; then need+=(postgresql); fi
   if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then need+=(python3-venv); fi
   if ((${#need[@]} == 0)); then

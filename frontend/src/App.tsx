@@ -1,4 +1,5 @@
 import { lazy, type ReactNode, Suspense, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { createBrowserRouter, Link, Navigate, Outlet, Route, RouterProvider, Routes, useLocation } from "react-router";
 
 import type { Role } from "./api/client";
@@ -33,9 +34,10 @@ function Lazy({ children }: { children: ReactNode }) {
 }
 
 function Loading() {
+  const { t } = useTranslation();
   return (
     <main id="main" className="page">
-      <p className="muted">Loading…</p>
+      <p className="muted">{t("common:loading")}</p>
     </main>
   );
 }
@@ -55,6 +57,7 @@ function RequireAuth({ roles, children }: { roles?: Role[]; children?: ReactNode
 }
 
 function Home() {
+  const { t } = useTranslation();
   const { session } = useSession();
   if (session.state === "loading") return <Loading />;
   if (session.state === "signed-in") {
@@ -63,17 +66,14 @@ function Home() {
   if (session.state === "unavailable") return <Problem error={session.error} />;
   return (
     <main id="main" className="page landing">
-      <h1>Practise AI-infrastructure interview loops</h1>
-      <p className="lead">
-        Timed coding that grows with follow-ups, system design around model serving, design-doc review, deep dives and
-        a values round — solo against the platform, or with a live coach.
-      </p>
+      <h1>{t("auth:landing.title")}</h1>
+      <p className="lead">{t("auth:landing.lead")}</p>
       <p className="row">
         <Link className="button primary" to="/signup">
-          Create an account
+          {t("auth:createAccount")}
         </Link>
         <Link className="button secondary" to="/login">
-          Sign in
+          {t("auth:signIn")}
         </Link>
       </p>
     </main>

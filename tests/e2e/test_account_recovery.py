@@ -58,7 +58,9 @@ def test_a_candidate_resets_a_forgotten_password_and_changes_settings(
     page.locator("select[name=time_zone]").select_option("Asia/Tokyo")
     page.locator("select[name=language]").select_option("zh-Hant")
     page.get_by_role("button", name="Save settings").click()
-    expect(page.get_by_text("Settings saved.")).to_be_visible()
+    # Saved, and the interface is in the saved language at once.
+    expect(page.get_by_text("設定已儲存。")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hant")
     page.screenshot(path=screenshot_path("account-settings"), full_page=True)
     profile = AccountProfile.objects.get(user=user)
     assert (profile.time_zone, profile.language) == ("Asia/Tokyo", "zh-Hant")

@@ -1,14 +1,17 @@
-// The settings page loads the account's settings, saves the changed zone and language, and
-// the scheduling pages' zone follows the account's once it is set.
+// The settings page loads the account's settings, saves the changed zone and language, the
+// scheduling pages' zone follows the account's once it is set, and the interface switches to
+// the saved language at once.
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { api } from "../api/client";
 import { SessionProvider, useTimeZone } from "../auth/session";
+import { i18next, setLanguage } from "../i18n";
 import { SettingsPage } from "./SettingsPage";
 
-afterEach(() => {
+afterEach(async () => {
+  await setLanguage("en");
   cleanup();
   vi.restoreAllMocks();
 });
@@ -20,8 +23,9 @@ function Zone() {
 describe("SettingsPage", () => {
   it("saves zone and language, and the session's zone follows", async () => {
     let zone = "";
+    let language: "en" | "zh-Hans" | "zh-Hant" = "en";
     vi.spyOn(api, "session").mockImplementation(async () => ({
-      me: { id: 1, username: "ada", role: "candidate", time_zone: zone, language: "en" },
+      me: { id: 1, username: "ada", role: "candidate", time_zone: zone, language },
     }));
     vi.spyOn(api, "accountSettings").mockResolvedValue({
       email: "ada@example.com",
@@ -32,6 +36,7 @@ describe("SettingsPage", () => {
     });
     const update = vi.spyOn(api, "accountSettingsUpdate").mockImplementation(async (changes) => {
       zone = changes.time_zone ?? "";
+      language = changes.language || "en";
       return { email: "ada@example.com", time_zone: zone, language: changes.language ?? "en", email_verified: true, email_verification: "none" };
     });
     render(
@@ -47,7 +52,10 @@ describe("SettingsPage", () => {
     fireEvent.change(select, { target: { value: "Asia/Shanghai" } });
     fireEvent.change(screen.getByLabelText("Language"), { target: { value: "zh-Hant" } });
     fireEvent.click(screen.getByRole("button", { name: "Save settings" }));
-    expect((await screen.findByText("Settings saved.")).textContent).toBe("Settings saved.");
+    // Saved, and already said in the chosen language.
+    expect((await screen.findByText("設定已儲存。")).textContent).toBe("設定已儲存。");
+    expect(i18next.language).toBe("zh-Hant");
+    expect(await screen.findByRole("button", { name: "儲存設定" })).toBeTruthy();
     expect(update).toHaveBeenCalledWith({ email: "ada@example.com", time_zone: "Asia/Shanghai", language: "zh-Hant" });
     expect((await screen.findByTestId("zone")).textContent).toBe("Asia/Shanghai");
   });

@@ -1,19 +1,17 @@
 import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
 import { type AccountLanguage, type AccountSettings, api, describeError, fieldErrors } from "../api/client";
 import { useSession } from "../auth/session";
+import { LANGUAGE_NAMES, LANGUAGES, matchLanguage, setLanguage } from "../i18n";
 import { browserZone, zoneChoices } from "../scheduling/time";
 
-export const LANGUAGES: { value: AccountLanguage; label: string }[] = [
-  { value: "en", label: "English" },
-  { value: "zh-Hans", label: "简体中文 (Simplified Chinese)" },
-  { value: "zh-Hant", label: "繁體中文 (Traditional Chinese)" },
-];
-
 /** Email, time zone (blank: the browser's) and language. Saving refreshes the session, so
- * the scheduling pages show times in the new zone at once. */
+ * the scheduling pages show times in the new zone at once, and switches the interface to
+ * the saved language (other devices take it from the session when they load). */
 function ProfileSection() {
+  const { t } = useTranslation();
   const { refresh } = useSession();
   const [form, setForm] = useState<AccountSettings | null>(null);
   const [busy, setBusy] = useState(false);
@@ -32,8 +30,11 @@ function ProfileSection() {
     setSaved(false);
     try {
       const { email, time_zone, language } = form;
-      setForm(await api.accountSettingsUpdate({ email, time_zone, language }));
+      const next = await api.accountSettingsUpdate({ email, time_zone, language });
+      setForm(next);
       setSaved(true);
+      const chosen = matchLanguage(next.language);
+      if (chosen) await setLanguage(chosen);
       await refresh();
     } catch (err) {
       setError(err);
@@ -49,15 +50,15 @@ function ProfileSection() {
         {describeError(error)}
       </p>
     ) : (
-      <p className="muted">Loading your settings…</p>
+      <p className="muted">{t("account:loading")}</p>
     );
   }
   const zones = zoneChoices(form.time_zone || browserZone());
   return (
     <form className="card settings-card" onSubmit={submit} aria-labelledby="profile-title" noValidate>
-      <h2 id="profile-title">Profile</h2>
+      <h2 id="profile-title">{t("account:profile.title")}</h2>
       <label>
-        Email
+        {t("account:profile.email")}
         <input
           name="email"
           type="email"
@@ -70,18 +71,18 @@ function ProfileSection() {
       {fields.email && <p className="field-error">{fields.email}</p>}
       {form.email && form.email_verification !== "none" && (
         <p className="muted small" data-testid="email-status">
-          {form.email_verified ? "Confirmed." : "Not confirmed yet: open the link we mailed to this address."}
+          {form.email_verified ? t("account:profile.confirmed") : t("account:profile.notConfirmed")}
         </p>
       )}
       <label>
-        Time zone
+        {t("account:profile.timeZone")}
         <select
           name="time_zone"
           value={form.time_zone}
           onChange={(e) => setForm({ ...form, time_zone: e.target.value })}
           aria-invalid={Boolean(fields.time_zone)}
         >
-          <option value="">This browser&apos;s ({browserZone()})</option>
+          <option value="">{t("account:profile.browserZone", { zone: browserZone() })}</option>
           {zones.map((zone) => (
             <option key={zone} value={zone}>
               {zone}
@@ -91,7 +92,7 @@ function ProfileSection() {
       </label>
       {fields.time_zone && <p className="field-error">{fields.time_zone}</p>}
       <label>
-        Language
+        {t("account:profile.language")}
         <select
           name="language"
           value={form.language}
@@ -99,20 +100,20 @@ function ProfileSection() {
           aria-invalid={Boolean(fields.language)}
         >
           {LANGUAGES.map((language) => (
-            <option key={language.value} value={language.value}>
-              {language.label}
+            <option key={language} value={language} lang={language}>
+              {LANGUAGE_NAMES[language]}
             </option>
           ))}
         </select>
       </label>
       {fields.language && <p className="field-error">{fields.language}</p>}
-      <p className="muted small">Mockloop is in English for now; your choice is kept for the translations to come.</p>
+      <p className="muted small">{t("account:profile.languageNote")}</p>
       <button type="submit" className="primary" disabled={busy}>
-        {busy ? "Please wait…" : "Save settings"}
+        {busy ? t("common:pleaseWait") : t("account:profile.save")}
       </button>
       {saved && (
         <p className="notice" role="status">
-          Settings saved.
+          {t("account:profile.saved")}
         </p>
       )}
       {error !== null && Object.keys(fields).length === 0 && (
@@ -127,6 +128,7 @@ function ProfileSection() {
 /** Change the password: the current one is asked for again, and every other sign-in of
  * the account ends (this one stays). */
 function PasswordSection() {
+  const { t } = useTranslation();
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [busy, setBusy] = useState(false);
@@ -153,9 +155,9 @@ function PasswordSection() {
   const fields = fieldErrors(error);
   return (
     <form className="card settings-card" onSubmit={submit} aria-labelledby="password-title" noValidate>
-      <h2 id="password-title">Password</h2>
+      <h2 id="password-title">{t("account:password.title")}</h2>
       <label>
-        Current password
+        {t("account:password.current")}
         <input
           name="current_password"
           type="password"
@@ -168,7 +170,7 @@ function PasswordSection() {
       </label>
       {fields.current_password && <p className="field-error">{fields.current_password}</p>}
       <label>
-        New password
+        {t("account:password.new")}
         <input
           name="new_password"
           type="password"
@@ -180,13 +182,13 @@ function PasswordSection() {
         />
       </label>
       {fields.new_password && <p className="field-error">{fields.new_password}</p>}
-      <p className="muted small">Changing it signs you out everywhere else.</p>
+      <p className="muted small">{t("account:password.note")}</p>
       <button type="submit" className="primary" disabled={busy || !current || !next}>
-        {busy ? "Please wait…" : "Change password"}
+        {busy ? t("common:pleaseWait") : t("account:password.submit")}
       </button>
       {saved && (
         <p className="notice" role="status">
-          Password changed. Your other sign-ins have ended.
+          {t("account:password.changed")}
         </p>
       )}
       {error !== null && !fields.current_password && !fields.new_password && (
@@ -200,6 +202,7 @@ function PasswordSection() {
 
 /** Download everything as JSON; delete the account (the password again, and a tick). */
 function DataSection() {
+  const { t } = useTranslation();
   const { refresh } = useSession();
   const navigate = useNavigate();
   const [password, setPassword] = useState("");
@@ -224,18 +227,17 @@ function DataSection() {
   const fields = fieldErrors(error);
   return (
     <form className="card settings-card" onSubmit={submit} aria-labelledby="data-title" noValidate>
-      <h2 id="data-title">Your data</h2>
+      <h2 id="data-title">{t("account:data.title")}</h2>
       <p>
         <a className="button secondary" href="/api/v1/me/export/" download>
-          Download my data (JSON)
+          {t("account:data.download")}
         </a>
       </p>
       <p className="muted small">
-        Deleting the account removes your loops, answers, code, recordings and bookings for good. Download your data
-        first if you want to keep it.
+        {t("account:data.warning")}
       </p>
       <label>
-        Your password, to confirm
+        {t("account:data.confirmPassword")}
         <input
           name="delete_password"
           type="password"
@@ -247,11 +249,11 @@ function DataSection() {
       </label>
       {fields.password && <p className="field-error">{fields.password}</p>}
       <label className="checkbox">
-        <input type="checkbox" checked={sure} onChange={(e) => setSure(e.target.checked)} /> Yes, delete my account and
-        all its data
+        <input type="checkbox" checked={sure} onChange={(e) => setSure(e.target.checked)} />{" "}
+        {t("account:data.sure")}
       </label>
       <button type="submit" className="danger" disabled={busy || !password || !sure}>
-        {busy ? "Deleting…" : "Delete my account"}
+        {busy ? t("account:data.deleting") : t("account:data.delete")}
       </button>
       {error !== null && !fields.password && (
         <p className="error" role="alert">
@@ -263,9 +265,10 @@ function DataSection() {
 }
 
 export function SettingsPage() {
+  const { t } = useTranslation();
   return (
     <main id="main" className="page settings-page">
-      <h1>Account settings</h1>
+      <h1>{t("account:title")}</h1>
       <ProfileSection />
       <PasswordSection />
       <DataSection />

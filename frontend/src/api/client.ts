@@ -1,7 +1,7 @@
 // The one HTTP client for /api/v1/: session cookie + CSRF header, JSON in and out,
 // errors as ApiError carrying the server's `{detail, errors}` body (DESIGN.md "HTTP API").
 // Types come from the OpenAPI schema (src/api/schema.d.ts, `npm run gen:api`).
-import { currentLanguage } from "../i18n";
+import { currentLanguage, i18next } from "../i18n";
 import type { LoggedEvent } from "../ws/events.gen";
 import type { components } from "./schema";
 
@@ -173,6 +173,17 @@ export function reportSignedOut(): void {
 
 const SIGN_IN_PATHS = new Set(["/api/v1/auth/login/", "/api/v1/auth/signup/", "/api/v1/auth/logout/"]);
 
+/** `?lang=…` for a read asked in a language other than the interface's, else nothing. */
+function langQuery(lang: string | undefined): string {
+  return lang ? `?lang=${encodeURIComponent(lang)}` : "";
+}
+
+/** The language a bank object's text is actually in, when the server says (`language`). */
+export function textLanguage(object: object): string | undefined {
+  const language = (object as { language?: unknown }).language;
+  return typeof language === "string" && language ? language : undefined;
+}
+
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   // The server answers errors and bank text in the interface's language (DESIGN.md "Languages").
   const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": currentLanguage() };
@@ -289,7 +300,8 @@ export const api = {
   loopStart: (template: string, coached: boolean) =>
     post<Loop>("/api/v1/loops/", { template, coached }),
 
-  stage: (id: number) => get<StageDetail>(`/api/v1/stages/${id}/`),
+  /** `lang`: the bank text in that language where it is translated (DESIGN.md "Languages"). */
+  stage: (id: number, lang?: string) => get<StageDetail>(`/api/v1/stages/${id}/${langQuery(lang)}`),
   /** `solo`: the candidate runs a coached stage without waiting for a coach. */
   stageStart: (id: number, options: { solo?: boolean } = {}) =>
     post<StageSummary>(`/api/v1/stages/${id}/start/`, options),
@@ -306,11 +318,11 @@ export const api = {
   reviewCommentDelete: (id: number, commentId: number) =>
     request<void>("DELETE", `/api/v1/stages/${id}/review-comments/${commentId}/`),
   reviewScore: (id: number) => get<ReviewScore>(`/api/v1/stages/${id}/review-score/`),
-  scorecard: (id: number) => get<StageScorecard>(`/api/v1/stages/${id}/scorecard/`),
+  scorecard: (id: number, lang?: string) => get<StageScorecard>(`/api/v1/stages/${id}/scorecard/${langQuery(lang)}`),
   selfAssessment: (id: number) => get<SelfAssessment>(`/api/v1/stages/${id}/self-assessment/`),
   selfAssessmentSave: (id: number, body: SelfAssessmentInput) =>
     request<SelfAssessment>("PUT", `/api/v1/stages/${id}/self-assessment/`, body),
-  modelAnswers: (id: number) => get<ModelAnswers>(`/api/v1/stages/${id}/model-answers/`),
+  modelAnswers: (id: number, lang?: string) => get<ModelAnswers>(`/api/v1/stages/${id}/model-answers/${langQuery(lang)}`),
   scorecardSave: (id: number, body: ScorecardInput) =>
     request<Scorecard>("PUT", `/api/v1/stages/${id}/scorecard/`, body),
   nextFollowUp: (id: number, question: number | null = null) =>
@@ -417,27 +429,27 @@ function fieldMessages(errors: Record<string, unknown>): string {
 
 /** A sentence a person can act on, for any error the client raises. */
 export function describeError(error: unknown): string {
-  if (error instanceof NetworkError) return "Mockloop's server can't be reached. Check your connection and try again.";
+  if (error instanceof NetworkError) return i18next.t("common:errors.unreachable");
   if (!(error instanceof ApiError)) {
-    return error instanceof Error && error.message ? error.message : "Something went wrong. Please try again.";
+    return error instanceof Error && error.message ? error.message : i18next.t("common:errors.generic");
   }
   switch (error.status) {
     case 401:
-      return error.detail || "You are not signed in.";
+      return error.detail || i18next.t("common:errors.notSignedIn");
     case 403:
-      return error.detail || "You may not do this.";
+      return error.detail || i18next.t("common:errors.forbidden");
     case 404:
-      return error.detail || "Not found.";
+      return error.detail || i18next.t("common:errors.notFound");
     case 413:
-      return error.detail || "That is too large.";
+      return error.detail || i18next.t("common:errors.tooLarge");
     case 429: // the server says which limit, and for how long (e.g. judge jobs in flight)
-      return error.detail || "Too many attempts. Wait a minute and try again.";
+      return error.detail || i18next.t("common:errors.tooMany");
     default: {
-      if (error.status >= 500) return "The server had a problem. Please try again.";
+      if (error.status >= 500) return i18next.t("common:errors.server");
       // 400: the field errors say it all (`detail` repeats the first of them); other
       // statuses (409 …) carry a sentence in `detail` and machine context in `errors`.
       const fields = error.status === 400 ? fieldMessages(error.errors) : "";
-      return fields || error.detail || `Request failed (${error.status}).`;
+      return fields || error.detail || i18next.t("common:errors.status", { status: error.status });
     }
   }
 }

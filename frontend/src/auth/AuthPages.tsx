@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 
 import { ApiError, api, describeError, fieldErrors } from "../api/client";
@@ -9,6 +10,7 @@ function safeNext(next: string | null): string {
 }
 
 function AuthForm({ mode }: { mode: "login" | "signup" }) {
+  const { t } = useTranslation();
   const { session, refresh } = useSession();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -47,23 +49,21 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
   }
 
   const fields = fieldErrors(error);
-  const title = mode === "login" ? "Sign in" : "Create your account";
+  const title = mode === "login" ? t("auth:login.title") : t("auth:signup.title");
   return (
     <main className="auth-page">
       <form className="card auth-card" onSubmit={submit} aria-labelledby="auth-title" noValidate>
         <h1 id="auth-title">{title}</h1>
         <p className="muted">
-          {mode === "login"
-            ? "Practise AI-infrastructure interview loops the way AI labs run them."
-            : "Candidates sign up here; coaches are added by an admin."}
+          {mode === "login" ? t("auth:login.lead") : t("auth:signup.lead")}
         </p>
         {ended && mode === "login" && (
           <p className="notice" role="status">
-            You were signed out (signed out elsewhere, or your sign-in expired). Sign in again to continue.
+            {t("auth:login.ended")}
           </p>
         )}
         <label>
-          Username
+          {t("auth:username")}
           <input
             name="username"
             autoComplete="username"
@@ -83,7 +83,7 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
         {mode === "signup" && (
           <>
             <label>
-              Email <span className="muted">(optional)</span>
+              {t("auth:email")} <span className="muted">{t("auth:optional")}</span>
               <input
                 name="email"
                 type="email"
@@ -96,7 +96,7 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
           </>
         )}
         <label>
-          Password
+          {t("auth:password")}
           <input
             name="password"
             type="password"
@@ -110,11 +110,11 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
         {fields.password && <p className="field-error">{fields.password}</p>}
         {mode === "login" && (
           <p className="muted small">
-            <Link to="/forgot-password">Forgot your password?</Link>
+            <Link to="/forgot-password">{t("auth:login.forgot")}</Link>
           </p>
         )}
         <button type="submit" className="primary" disabled={busy}>
-          {busy ? "Please wait…" : mode === "login" ? "Sign in" : "Sign up"}
+          {busy ? t("common:pleaseWait") : mode === "login" ? t("auth:signIn") : t("auth:signUp")}
         </button>
         {pending && (
           <p className="notice" role="status">
@@ -128,18 +128,19 @@ function AuthForm({ mode }: { mode: "login" | "signup" }) {
         )}
         {error instanceof ApiError && error.code === "email_not_verified" && (
           <p className="muted small">
-            Lost the mail? <Link to="/forgot-password">Reset your password</Link>: the link we mail for that confirms
-            the address too.
+            {t("auth:login.lostMail")} <Link to="/forgot-password">{t("auth:login.resetLink")}</Link> —{" "}
+            {t("auth:login.resetWhy")}
           </p>
         )}
         <p className="muted small">
           {mode === "login" ? (
             <>
-              New here? <Link to={`/signup${params.toString() ? `?${params}` : ""}`}>Create an account</Link>
+              {t("auth:login.newHere")}{" "}
+              <Link to={`/signup${params.toString() ? `?${params}` : ""}`}>{t("auth:createAccount")}</Link>
             </>
           ) : (
             <>
-              Have an account? <Link to="/login">Sign in</Link>
+              {t("auth:signup.haveAccount")} <Link to="/login">{t("auth:signIn")}</Link>
             </>
           )}
         </p>

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 
 import { api, describeError, fieldErrors } from "../api/client";
@@ -6,6 +7,7 @@ import { api, describeError, fieldErrors } from "../api/client";
 /** Ask for a reset link. The server answers the same whether or not the address has an
  * account, so the page does too. */
 export function ForgotPasswordPage() {
+  const { t } = useTranslation();
   const [email, setEmail] = useState("");
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
@@ -28,10 +30,10 @@ export function ForgotPasswordPage() {
   return (
     <main className="auth-page">
       <form className="card auth-card" onSubmit={submit} aria-labelledby="forgot-title" noValidate>
-        <h1 id="forgot-title">Reset your password</h1>
-        <p className="muted">Enter the email address of your account; we mail you a link to choose a new password.</p>
+        <h1 id="forgot-title">{t("auth:forgot.title")}</h1>
+        <p className="muted">{t("auth:forgot.lead")}</p>
         <label>
-          Email
+          {t("auth:email")}
           <input
             name="email"
             type="email"
@@ -45,7 +47,7 @@ export function ForgotPasswordPage() {
         </label>
         {fields.email && <p className="field-error">{fields.email}</p>}
         <button type="submit" className="primary" disabled={busy || !email}>
-          {busy ? "Please wait…" : "Mail me a link"}
+          {busy ? t("common:pleaseWait") : t("auth:forgot.submit")}
         </button>
         {sent && (
           <p className="notice" role="status">
@@ -58,7 +60,7 @@ export function ForgotPasswordPage() {
           </p>
         )}
         <p className="muted small">
-          Remembered it? <Link to="/login">Sign in</Link>
+          {t("auth:forgot.remembered")} <Link to="/login">{t("auth:signIn")}</Link>
         </p>
       </form>
     </main>
@@ -68,6 +70,7 @@ export function ForgotPasswordPage() {
 /** The page the mailed link opens (`?uid=…&token=…`): choose the new password, then sign in
  * with it (every other sign-in of the account has ended). */
 export function ResetPasswordPage() {
+  const { t } = useTranslation();
   const [params] = useSearchParams();
   const uid = params.get("uid") ?? "";
   const token = params.get("token") ?? "";
@@ -94,15 +97,15 @@ export function ResetPasswordPage() {
   return (
     <main className="auth-page">
       <form className="card auth-card" onSubmit={submit} aria-labelledby="reset-title" noValidate>
-        <h1 id="reset-title">Choose a new password</h1>
+        <h1 id="reset-title">{t("auth:reset.title")}</h1>
         {done ? (
           <p className="notice" role="status">
-            Your password is changed. <Link to="/login">Sign in</Link> with the new one.
+            {t("auth:reset.done")} <Link to="/login">{t("auth:reset.doneSignIn")}</Link>
           </p>
         ) : (
           <>
             <label>
-              New password
+              {t("auth:newPassword")}
               <input
                 name="new_password"
                 type="password"
@@ -116,11 +119,11 @@ export function ResetPasswordPage() {
             </label>
             {fields.new_password && <p className="field-error">{fields.new_password}</p>}
             <button type="submit" className="primary" disabled={busy || !password || !uid || !token}>
-              {busy ? "Please wait…" : "Set the new password"}
+              {busy ? t("common:pleaseWait") : t("auth:reset.submit")}
             </button>
             {error !== null && !fields.new_password && (
               <p className="error" role="alert">
-                {describeError(error)} <Link to="/forgot-password">Ask for a new link</Link>
+                {describeError(error)} <Link to="/forgot-password">{t("auth:reset.newLink")}</Link>
               </p>
             )}
           </>
@@ -132,6 +135,7 @@ export function ResetPasswordPage() {
 
 /** The page the confirmation mail links to: it confirms on opening (the link is the proof). */
 export function VerifyEmailPage() {
+  const { t } = useTranslation();
   const [params] = useSearchParams();
   const token = params.get("token") ?? "";
   const [state, setState] = useState<"checking" | "done" | { error: unknown }>("checking");
@@ -146,11 +150,11 @@ export function VerifyEmailPage() {
   return (
     <main className="auth-page">
       <section className="card auth-card" aria-labelledby="verify-title">
-        <h1 id="verify-title">Confirm your email</h1>
-        {state === "checking" && <p className="muted">Checking the link…</p>}
+        <h1 id="verify-title">{t("auth:verify.title")}</h1>
+        {state === "checking" && <p className="muted">{t("auth:verify.checking")}</p>}
         {state === "done" && (
           <p className="notice" role="status">
-            Your address is confirmed. <Link to="/">Continue</Link>
+            {t("auth:verify.done")} <Link to="/">{t("auth:verify.continue")}</Link>
           </p>
         )}
         {typeof state === "object" && (

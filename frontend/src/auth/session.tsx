@@ -2,7 +2,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from "react";
 
 import { ApiError, api, type Me, onSignedOut } from "../api/client";
-import { matchLanguage, setLanguage } from "../i18n";
+import { i18next, matchLanguage, setLanguage } from "../i18n";
 
 export type Session =
   | { state: "loading" }
@@ -36,10 +36,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<Session>({ state: "loading" });
 
   const refresh = useCallback(async () => {
+    const asked = i18next.language;
     const next = await loadSession();
-    // The account's language wins on every device once it was chosen ("" until then).
+    // The account's language wins on every device once it was chosen ("" until then) —
+    // unless the person switched while the session was on its way (that choice is newer).
     const saved = next.state === "signed-in" ? matchLanguage(next.me.language) : null;
-    if (saved) await setLanguage(saved);
+    if (saved && i18next.language === asked) await setLanguage(saved);
     setSession(next);
     return next;
   }, []);

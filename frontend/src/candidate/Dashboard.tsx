@@ -1,23 +1,25 @@
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 
 import { api, describeError, type Loop, type LoopTemplate } from "../api/client";
 import { useMe } from "../auth/session";
-import { formatClock, formatDate, plural } from "../lib/format";
+import { formatClock, formatDate } from "../lib/format";
 import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 import { UpcomingSessions } from "../scheduling/UpcomingSessions";
 
 export function LoopProgress({ loop }: { loop: Loop }) {
+  const { t } = useTranslation();
   const done = loop.stages.filter((s) => s.status === "done").length;
   const total = loop.stages.length || 1;
   return (
-    <div className="progress" aria-label={`${done} of ${plural(loop.stages.length, "stage")} done`}>
+    <div className="progress" aria-label={t("candidate:progressDone", { done, count: loop.stages.length })}>
       <div className="progress-track">
         <div className="progress-fill" style={{ width: `${(done / total) * 100}%` }} />
       </div>
       <span className="small muted">
-        {done} of {plural(loop.stages.length, "stage")} done
+        {t("candidate:progressDone", { done, count: loop.stages.length })}
       </span>
     </div>
   );
@@ -25,6 +27,7 @@ export function LoopProgress({ loop }: { loop: Loop }) {
 
 /** The stage's clock as the loop list loaded it, counting down in the page. */
 function StageClock({ remainingMs }: { remainingMs: number }) {
+  const { t } = useTranslation();
   const [loadedAt] = useState(() => performance.now());
   const [now, setNow] = useState(loadedAt);
   useEffect(() => {
@@ -33,26 +36,28 @@ function StageClock({ remainingMs }: { remainingMs: number }) {
   }, []);
   return (
     <span className="countdown small" role="timer" data-testid="live-stage-clock">
-      {formatClock(remainingMs - (now - loadedAt))} left
+      {t("candidate:clockLeft", { clock: formatClock(remainingMs - (now - loadedAt)) })}
     </span>
   );
 }
 
 /** A live stage is the one thing to go back to: say which, its clock, and a way in. */
 function LiveStage({ loop }: { loop: Loop }) {
+  const { t } = useTranslation();
   const live = loop.stages.find((s) => s.status === "live");
   if (!live) return null;
   return (
     <p className="live-stage small" data-testid="live-stage">
-      <span className="badge status-live">live</span> {live.title} · <StageClock remainingMs={live.time_remaining_ms} />{" "}
+      <span className="badge status-live">{t("common:stageStatus.live")}</span> {live.title} · <StageClock remainingMs={live.time_remaining_ms} />{" "}
       <Link className="button primary small" to={`/stages/${live.id}`}>
-        Open
+        {t("candidate:open")}
       </Link>
     </p>
   );
 }
 
 function TemplateCard({ template }: { template: LoopTemplate }) {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const kindLabel = useStageKindLabel();
   const [coached, setCoached] = useState(false);
@@ -77,7 +82,7 @@ function TemplateCard({ template }: { template: LoopTemplate }) {
       <h3>{template.title}</h3>
       {template.description && <p className="muted">{template.description}</p>}
       <p className="small muted">
-        {plural(template.stages.length, "stage")} · {Math.round(minutes / 6) / 10} h
+        {t("candidate:template.size", { count: template.stages.length, hours: Math.round(minutes / 6) / 10 })}
       </p>
       <ol className="chips">
         {template.stages.map((s) => (
@@ -89,10 +94,10 @@ function TemplateCard({ template }: { template: LoopTemplate }) {
       <div className="row">
         <label className="toggle">
           <input type="checkbox" checked={coached} onChange={(e) => setCoached(e.target.checked)} />
-          With a live coach
+          {t("candidate:template.withCoach")}
         </label>
         <button type="button" className="primary" onClick={start} disabled={busy}>
-          {busy ? "Starting…" : "Start this loop"}
+          {busy ? t("candidate:template.starting") : t("candidate:template.start")}
         </button>
       </div>
       {error && (
@@ -105,6 +110,7 @@ function TemplateCard({ template }: { template: LoopTemplate }) {
 }
 
 export function Dashboard() {
+  const { t } = useTranslation();
   const me = useMe();
   const loops = useAsync(() => api.loops(), []);
   const templates = useAsync(() => api.loopTemplates(), []);
@@ -112,11 +118,11 @@ export function Dashboard() {
 
   return (
     <main id="main" className="page">
-      <h1>Your loops</h1>
+      <h1>{t("candidate:dashboard.title")}</h1>
       {loops.error !== undefined && <p className="error" role="alert">{describeError(loops.error)}</p>}
-      {loops.loading && !loops.data && <p className="muted">Loading…</p>}
+      {loops.loading && !loops.data && <p className="muted">{t("common:loading")}</p>}
       {loops.data && mine.length === 0 && (
-        <p className="muted">No loops yet. Start one below — each stage runs against its own clock.</p>
+        <p className="muted">{t("candidate:dashboard.empty")}</p>
       )}
       {me.role === "candidate" && <UpcomingSessions side="candidate" />}
       <ul className="loop-list">
@@ -127,8 +133,7 @@ export function Dashboard() {
                 {loop.title}
               </Link>
               <p className="small muted">
-                Started {formatDate(loop.created_at)}
-                {loop.coached ? " · coached" : " · solo"}
+                {t("candidate:dashboard.started", { date: formatDate(loop.created_at), coached: String(Boolean(loop.coached)) })}
                 {me.role !== "candidate" && loop.candidate ? ` · ${loop.candidate}` : ""}
               </p>
               <LiveStage loop={loop} />
@@ -140,15 +145,15 @@ export function Dashboard() {
 
       {me.role === "candidate" && (
         <section aria-labelledby="templates-title">
-          <h2 id="templates-title">Start a loop</h2>
+          <h2 id="templates-title">{t("candidate:dashboard.startTitle")}</h2>
           {templates.error !== undefined && (
             <p className="error" role="alert">
               {describeError(templates.error)}
             </p>
           )}
           <div className="grid">
-            {(templates.data ?? []).map((t) => (
-              <TemplateCard key={t.slug} template={t} />
+            {(templates.data ?? []).map((template) => (
+              <TemplateCard key={template.slug} template={template} />
             ))}
           </div>
         </section>

@@ -1,9 +1,10 @@
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 
 import { api, describeError, type StageSummary } from "../api/client";
 import { useMe } from "../auth/session";
-import { coachState, SOLO_LABEL } from "../lib/coachedStage";
+import { coachState, soloLabel } from "../lib/coachedStage";
 import { formatClock, formatDate, startClockQuestion } from "../lib/format";
 import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
@@ -33,6 +34,7 @@ function StageRow({
   liveElsewhere: StageSummary | undefined;
   onError: (e: string) => void;
 }) {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const kindLabel = useStageKindLabel();
   const [busy, setBusy] = useState(false);
@@ -62,14 +64,19 @@ function StageRow({
       <div className="timeline-body">
         <div className="timeline-head">
           <h3>{stage.title}</h3>
-          <span className={`badge status-${status}`}>{status}</span>
+          <span className={`badge status-${status}`}>{t(`common:stageStatus.${status}`)}</span>
         </div>
         <p className="small muted">
-          {kindLabel(stage.kind)} · {stage.minutes} min
-          {status === "live" && ` · ${formatClock(stage.time_remaining_ms)} left`}
-          {stage.coach && ` · coach ${stage.coach}`}
-          {status === "pending" && coach === "waiting" && " · waiting for your coach"}
-          {status === "done" && stage.finished_at && ` · finished ${formatDate(stage.finished_at)}`}
+          {[
+            kindLabel(stage.kind),
+            t("candidate:stage.minutes", { minutes: stage.minutes }),
+            status === "live" && t("candidate:clockLeft", { clock: formatClock(stage.time_remaining_ms) }),
+            stage.coach && t("candidate:stage.coach", { coach: stage.coach }),
+            status === "pending" && coach === "waiting" && t("candidate:stage.waitingForCoach"),
+            status === "done" && stage.finished_at && t("candidate:stage.finished", { date: formatDate(stage.finished_at) }),
+          ]
+            .filter(Boolean)
+            .join(" · ")}
         </p>
         <StageBooking stage={stage} booking={booking} canBook={canBook} onError={onError} />
       </div>
@@ -77,10 +84,10 @@ function StageRow({
         {status === "pending" && canDrive && coach === "waiting" && (
           <>
             <Link className="button primary" to={`/stages/${stage.id}`}>
-              Wait in the room
+              {t("candidate:stage.waitInRoom")}
             </Link>
             <button type="button" className="secondary" onClick={() => void start(true)} disabled={busy || liveElsewhere !== undefined}>
-              {busy ? "Starting…" : SOLO_LABEL}
+              {busy ? t("candidate:template.starting") : soloLabel()}
             </button>
           </>
         )}
@@ -93,35 +100,35 @@ function StageRow({
               disabled={busy || liveElsewhere !== undefined || beforeBooking}
               aria-describedby={liveElsewhere ? `live-elsewhere-${stage.id}` : beforeBooking ? `booked-later-${stage.id}` : undefined}
             >
-              {busy ? "Starting…" : "Start"}
+              {busy ? t("candidate:template.starting") : t("candidate:stage.start")}
             </button>
             {beforeBooking && !liveElsewhere && (
               <span id={`booked-later-${stage.id}`} className="small muted booked-later">
-                Opens at the booked time
+                {t("candidate:stage.opensAtBooking")}
               </span>
             )}
             {liveElsewhere && (
               <span id={`live-elsewhere-${stage.id}`} className="small muted">
-                Finish {liveElsewhere.title} first
+                {t("candidate:stage.finishFirst", { title: liveElsewhere.title })}
               </span>
             )}
           </>
         )}
         {status === "live" && (
           <Link className="button primary" to={`/stages/${stage.id}`}>
-            Open
+            {t("candidate:open")}
           </Link>
         )}
         {status === "done" && (
           <>
             <Link className="button secondary" to={`/stages/${stage.id}`}>
-              Review
+              {t("candidate:stage.review")}
             </Link>
             <Link className="button secondary" to={`/stages/${stage.id}/scorecard`}>
-              Scorecard
+              {t("candidate:stage.scorecard")}
             </Link>
             <Link className="button secondary" to={`/stages/${stage.id}/replay`}>
-              Replay
+              {t("candidate:stage.replay")}
             </Link>
           </>
         )}
@@ -131,6 +138,7 @@ function StageRow({
 }
 
 export function LoopPage() {
+  const { t } = useTranslation();
   const { loopId } = useParams();
   const me = useMe();
   const loop = useAsync(() => api.loop(Number(loopId)), [loopId]);
@@ -146,28 +154,26 @@ export function LoopPage() {
   }, [waiting, reload]);
 
   if (loop.error !== undefined) return <Problem error={loop.error} />;
-  if (!loop.data) return <main id="main" className="page"><p className="muted">Loading…</p></main>;
+  if (!loop.data) return <main id="main" className="page"><p className="muted">{t("common:loading")}</p></main>;
   const data = loop.data;
   const isOwner = data.candidate === me.username;
 
   return (
     <main id="main" className="page">
       <p className="crumbs">
-        <Link to="/">Loops</Link> / {data.title}
+        <Link to="/">{t("candidate:loop.crumb")}</Link> / {data.title}
       </p>
       <div className="page-head">
         <div>
           <h1>{data.title}</h1>
           <p className="muted">
-            {data.coached
-              ? "Coached: every live round is in the coaches' queue; its clock waits until a coach takes it."
-              : "Solo practice: the platform plays interviewer."}
+            {data.coached ? t("candidate:loop.coached") : t("candidate:loop.solo")}
           </p>
         </div>
         <div className="stack end">
           <LoopProgress loop={data} />
           <Link className="button secondary small" to={`/loops/${data.id}/report`}>
-            Loop report
+            {t("candidate:loop.report")}
           </Link>
         </div>
       </div>
@@ -176,7 +182,7 @@ export function LoopPage() {
           {error}
         </p>
       )}
-      <ol className="timeline" aria-label="Stages">
+      <ol className="timeline" aria-label={t("candidate:loop.stages")}>
         {data.stages.map((stage) => (
           <StageRow
             key={stage.id}

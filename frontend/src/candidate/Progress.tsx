@@ -1,4 +1,5 @@
 import { lazy, Suspense } from "react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
 import { api, describeError } from "../api/client";
@@ -9,6 +10,7 @@ import { useAsync } from "../lib/useAsync";
 const ProgressCharts = lazy(() => import("../reports/ProgressCharts"));
 
 export function Progress() {
+  const { t } = useTranslation();
   const loops = useAsync(() => api.loops(), []);
   const kindLabel = useStageKindLabel();
   const all = loops.data ?? [];
@@ -24,24 +26,24 @@ export function Progress() {
 
   return (
     <main id="main" className="page">
-      <h1>Progress</h1>
+      <h1>{t("candidate:progress.title")}</h1>
       {loops.error !== undefined && <p className="error">{describeError(loops.error)}</p>}
       <div className="metrics">
         <div className="metric">
           <span className="metric-value">{all.length}</span>
-          <span className="metric-label">loops</span>
+          <span className="metric-label">{t("candidate:progress.loops")}</span>
         </div>
         <div className="metric">
           <span className="metric-value">
             {done.length}/{stages.length}
           </span>
-          <span className="metric-label">stages finished</span>
+          <span className="metric-label">{t("candidate:progress.stagesFinished")}</span>
         </div>
       </div>
-      <Suspense fallback={<p className="muted">Loading your scores…</p>}>
+      <Suspense fallback={<p className="muted">{t("candidate:progress.loadingScores")}</p>}>
         <ProgressCharts />
       </Suspense>
-      <h2>By round</h2>
+      <h2>{t("candidate:progress.byRound")}</h2>
       <ul className="score-bars">
         {[...byKind.entries()].map(([kind, e]) => (
           <li key={kind}>
@@ -57,15 +59,15 @@ export function Progress() {
           </li>
         ))}
       </ul>
-      <h2>Finished stages</h2>
-      {done.length === 0 && <p className="muted">Nothing finished yet.</p>}
+      <h2>{t("candidate:progress.finished")}</h2>
+      {done.length === 0 && <p className="muted">{t("candidate:progress.nothing")}</p>}
       <table className="table">
         <thead>
           <tr>
-            <th scope="col">Stage</th>
-            <th scope="col">Loop</th>
-            <th scope="col">Finished</th>
-            <th scope="col"><span className="sr-only">Links</span></th>
+            <th scope="col">{t("candidate:progress.stage")}</th>
+            <th scope="col">{t("candidate:progress.loop")}</th>
+            <th scope="col">{t("candidate:progress.finishedAt")}</th>
+            <th scope="col"><span className="sr-only">{t("candidate:progress.links")}</span></th>
           </tr>
         </thead>
         <tbody>
@@ -80,8 +82,9 @@ export function Progress() {
                   </td>
                   <td>{formatDate(s.finished_at)}</td>
                   <td>
-                    <Link to={`/stages/${s.id}/scorecard`}>Scorecard</Link> · <Link to={`/stages/${s.id}/replay`}>Replay</Link> ·{" "}
-                    <Link to={`/loops/${loop.id}/report`}>Report</Link>
+                    <Link to={`/stages/${s.id}/scorecard`}>{t("candidate:progress.scorecard")}</Link> ·{" "}
+                    <Link to={`/stages/${s.id}/replay`}>{t("candidate:progress.replay")}</Link> ·{" "}
+                    <Link to={`/loops/${loop.id}/report`}>{t("candidate:progress.report")}</Link>
                   </td>
                 </tr>
               )),

@@ -1,6 +1,7 @@
 // The candidate's self-assessment after a stage: a level per rubric dimension, with the
 // rubric's descriptors to choose from, saved beside the automatic scorecard.
 import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 import { api, describeError, type Rubric } from "../api/client";
 
@@ -13,6 +14,7 @@ export function SelfAssessmentForm({
   rubric: Rubric;
   onSaved: (levels: Record<string, number>) => void;
 }) {
+  const { t } = useTranslation();
   const [levels, setLevels] = useState<Record<string, number>>({});
   const [comments, setComments] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<string | null>(null);
@@ -40,16 +42,16 @@ export function SelfAssessmentForm({
           .map((d) => ({ dimension: d.name, level: levels[d.name]!, comment: comments[d.name] ?? "" })),
       });
       onSaved(Object.fromEntries(saved.scores.map((s) => [s.dimension, s.level])));
-      setStatus("Saved.");
+      setStatus(t("candidate:self.saved"));
     } catch (err) {
       setError(describeError(err));
     }
   }
 
   return (
-    <form className="card self-assessment" onSubmit={save} aria-label="Self-assessment">
-      <h2>Your self-assessment</h2>
-      <p className="small muted">Pick the descriptor that fits what you did; it is shown beside the automatic scores.</p>
+    <form className="card self-assessment" onSubmit={save} aria-label={t("candidate:self.label")}>
+      <h2>{t("candidate:self.title")}</h2>
+      <p className="small muted">{t("candidate:self.lead")}</p>
       {rubric.dimensions.map((d) => {
         const descriptors = Array.isArray(d.levels) ? (d.levels as string[]) : [];
         return (
@@ -72,8 +74,8 @@ export function SelfAssessmentForm({
             <input
               type="text"
               className="self-comment"
-              aria-label={`Note on ${d.name}`}
-              placeholder="A note to yourself (optional)"
+              aria-label={t("candidate:self.noteOn", { dimension: d.name })}
+              placeholder={t("candidate:self.notePlaceholder")}
               value={comments[d.name] ?? ""}
               onChange={(e) => setComments({ ...comments, [d.name]: e.target.value })}
             />
@@ -81,7 +83,7 @@ export function SelfAssessmentForm({
         );
       })}
       <div className="row">
-        <button type="submit">Save self-assessment</button>
+        <button type="submit">{t("candidate:self.save")}</button>
         {status && <span className="small muted">{status}</span>}
       </div>
       {error && <p className="error">{error}</p>}

@@ -46,3 +46,8 @@ export function formatDuration(ms: number, style: "long" | "short" | "narrow" = 
 export function formatRelative(value: number, unit: Intl.RelativeTimeFormatUnit): string {
   return new Intl.RelativeTimeFormat(locale(), { numeric: "auto" }).format(value, unit);
 }
+
+/** ["ada", "grace"] → "ada and grace" / "ada和grace": names listed as the language lists them. */
+export function formatList(items: readonly string[], type: "conjunction" | "disjunction" = "conjunction"): string {
+  return new Intl.ListFormat(locale(), { style: "long", type }).format(items);
+}

@@ -1,6 +1,7 @@
 // Where a coached stage stands for its candidate (DESIGN.md "Live stages"): waiting in the
 // coach queue (its clock waits; the candidate may continue solo), claimed by a coach (either
 // side may start it), or no coach at all (an uncoached loop, a challenge, a solo round).
+import { i18next } from "../i18n";
 
 export type CoachState = "waiting" | "claimed" | "none";
 
@@ -14,4 +15,7 @@ export function coachPresent(stage: { coach?: string | null }, presence: { user:
   return Boolean(stage.coach) && presence.some((p) => p.user === stage.coach);
 }
 
-export const SOLO_LABEL = "Continue solo (the scripted interviewer takes over)";
+/** The button that takes a waiting stage out of the coach queue. */
+export function soloLabel(): string {
+  return i18next.t("candidate:soloLabel");
+}

@@ -1,6 +1,9 @@
-// Stage-kind labels come from the server's registry: lib/stageKinds.ts.
+// Labels and formats shared by many pages, in the interface's language (i18n/). Stage-kind
+// labels come from the server's registry: lib/stageKinds.ts.
+import { i18next } from "../i18n";
+import { formatDateTime } from "../i18n/format";
 
-/** 75_000 → "01:15"; an hour or more → "1:02:03". */
+/** 75_000 → "01:15"; an hour or more → "1:02:03" (digits read the same in every language). */
 export function formatClock(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const h = Math.floor(total / 3600);
@@ -12,31 +15,39 @@ export function formatClock(ms: number): string {
 }
 
 export function formatTime(iso: string | null | undefined): string {
-  if (!iso) return "";
-  const date = new Date(iso);
-  return date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return formatDateTime(iso, { hour: "2-digit", minute: "2-digit" });
 }
 
 export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return "";
-  return new Date(iso).toLocaleDateString([], { year: "numeric", month: "short", day: "numeric" });
+  return formatDateTime(iso, { year: "numeric", month: "short", day: "numeric" });
 }
 
+const VERDICTS = new Set([
+  "accepted",
+  "wrong_answer",
+  "time_limit",
+  "memory_limit",
+  "runtime_error",
+  "compile_error",
+  "output_limit",
+  "internal_error",
+]);
+
+/** "wrong_answer" → "wrong answer" / "答案错误（wrong answer）"; an unknown one as words. */
 export function verdictLabel(verdict: string | undefined | null): string {
-  return (verdict || "").replace(/_/g, " ");
+  const v = verdict || "";
+  return VERDICTS.has(v) ? i18next.t(`common:verdict.${v}`) : v.replace(/_/g, " ");
 }
 
-export const RECOMMENDATION_LABEL: Record<string, string> = {
-  strong_no: "Strong no",
-  no: "No",
-  yes: "Yes",
-  strong_yes: "Strong yes",
-};
+const RECOMMENDATIONS = ["strong_no", "no", "yes", "strong_yes"] as const;
 
-/** 1 → "1 stage", 3 → "3 stages": counts as a person says them. */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
+/** strong_no … strong_yes → the label people read, in the language shown now (read at use). */
+export const RECOMMENDATION_LABEL: Record<string, string> = Object.defineProperties(
+  {},
+  Object.fromEntries(
+    RECOMMENDATIONS.map((key) => [key, { enumerable: true, get: () => i18next.t(`common:recommendation.${key}`) }]),
+  ),
+);
 
 /** Stages this long ask before their clock starts: an hour or more is a real commitment. */
 export const LONG_STAGE_MINUTES = 60;
@@ -44,7 +55,7 @@ export const LONG_STAGE_MINUTES = 60;
 /** The question asked before starting a long stage's clock; null for a short one. */
 export function startClockQuestion(minutes: number): string | null {
   if (minutes < LONG_STAGE_MINUTES) return null;
-  return `Start the ${minutes}-minute clock? It runs on the server until the stage is done, even if you close the page.`;
+  return i18next.t("candidate:startClockQuestion", { minutes });
 }
 
 /** When a bank follow-up fires, as a person would say it: "after 40 minutes",
@@ -52,13 +63,15 @@ export function startClockQuestion(minutes: number): string | null {
 export function followUpTrigger(trigger: string | null | undefined, afterMinutes?: number | null): string {
   switch (trigger) {
     case "manual":
-      return "pushed by the coach";
+      return i18next.t("rooms:followUpTrigger.manual");
     case "on_part_passed":
-      return "when the part's hidden tests pass";
+      return i18next.t("rooms:followUpTrigger.onPartPassed");
     case "after_minutes":
-      return afterMinutes ? `after ${plural(afterMinutes, "minute")}` : "after some minutes";
+      return afterMinutes
+        ? i18next.t("rooms:followUpTrigger.afterMinutes", { count: afterMinutes })
+        : i18next.t("rooms:followUpTrigger.afterSomeMinutes");
     case "after_answer":
-      return "once the candidate has answered";
+      return i18next.t("rooms:followUpTrigger.afterAnswer");
     default:
       return trigger ? trigger.replace(/_/g, " ") : "";
   }

@@ -1,3 +1,4 @@
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
 import { ApiError, describeError } from "../api/client";
@@ -10,14 +11,19 @@ export interface ProblemRetry {
 }
 
 function RetryLine({ retry }: { retry: ProblemRetry }) {
+  const { t } = useTranslation();
   const seconds = useSecondsUntil(retry.problem.retryAt);
   const when =
-    retry.problem.retryAt === null ? "" : seconds > 0 ? `Trying again in ${seconds} s.` : "Trying again…";
+    retry.problem.retryAt === null
+      ? ""
+      : seconds > 0
+        ? t("common:problem.retryIn", { seconds })
+        : t("common:problem.retrying");
   return (
     <p className="problem-retry" data-testid="problem-retry">
       {when && <span className="muted">{when} </span>}
       <button type="button" className="secondary small" onClick={retry.onRetry}>
-        Try again now
+        {t("common:problem.retryNow")}
       </button>
     </p>
   );
@@ -26,37 +32,47 @@ function RetryLine({ retry }: { retry: ProblemRetry }) {
 /** A full-page message for not found / forbidden / failed loads; `retry` for a load that
  * may work on another try (a 403 or 404 will not, so it offers none). */
 export function Problem({ error, title, retry }: { error?: unknown; title?: string; retry?: ProblemRetry }) {
+  const { t } = useTranslation();
   const status = error instanceof ApiError ? error.status : undefined;
   const heading =
-    title ?? (status === 404 ? "Not found" : status === 403 ? "Not allowed" : "Something went wrong");
+    title ??
+    (status === 404
+      ? t("common:problem.notFound")
+      : status === 403
+        ? t("common:problem.notAllowed")
+        : t("common:problem.failed"));
   const text =
     status === 404
-      ? "This page does not exist, or it is not yours to see."
+      ? t("common:problem.notYours")
       : error !== undefined
         ? describeError(error)
-        : "This page does not exist.";
+        : t("common:problem.noPage");
   return (
     <main id="main" className="page narrow problem" data-testid="problem">
       <h1>{heading}</h1>
       <p>{text}</p>
       {retry && (isTransient(error) || !(error instanceof ApiError)) && <RetryLine retry={retry} />}
       <p>
-        <Link to="/">Back to your loops</Link>
+        <Link to="/">{t("common:problem.back")}</Link>
       </p>
     </main>
   );
 }
 
-export const NotFoundPage = () => <Problem title="Not found" />;
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  return <Problem title={t("common:problem.notFound")} />;
+}
 
 export function ForbiddenPage({ roles = ["coach", "admin"] }: { roles?: string[] }) {
+  const { t } = useTranslation();
   const who = roles.includes("coach") ? "coaches" : "admins";
   return (
     <main id="main" className="page narrow problem" data-testid="problem">
-      <h1>Not allowed</h1>
-      <p>This page is for {who}. Your account may not open it.</p>
+      <h1>{t("common:problem.notAllowed")}</h1>
+      <p>{t("common:problem.forRole", { who })}</p>
       <p>
-        <Link to="/">Back to your loops</Link>
+        <Link to="/">{t("common:problem.back")}</Link>
       </p>
     </main>
   );

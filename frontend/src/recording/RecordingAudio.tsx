@@ -1,6 +1,7 @@
 // One recording, playable: its audio fetched as a Blob (a MediaRecorder WebM seeks only
 // from memory), and for the candidate a delete that removes it from storage.
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 import { describeError } from "../api/client";
 import { type Recording, recordingApi } from "./api";
@@ -47,10 +48,11 @@ export function useRecordingAudioUrl(recording: Recording, describe: (error: unk
 }
 
 export function RecordingAudio({ recording, label, canDelete = false, onDeleted }: { recording: Recording; label: string; canDelete?: boolean; onDeleted?: () => void }) {
+  const { t } = useTranslation();
   const { url, problem, setProblem } = useRecordingAudioUrl(recording, describeError);
 
   const remove = () => {
-    if (!window.confirm("Delete this recording? Its audio is removed for good.")) return;
+    if (!window.confirm(t("recording:confirmDelete"))) return;
     recordingApi.remove(recording.id).then(
       () => onDeleted?.(),
       (error) => setProblem(describeError(error)),
@@ -68,10 +70,10 @@ export function RecordingAudio({ recording, label, canDelete = false, onDeleted 
             settleDuration(audio, () => (audio.currentTime = 0));
           }}
           data-testid="recording-audio-element"
-        /> : !problem && <span className="small muted">Loading the audio…</span>}
+        /> : !problem && <span className="small muted">{t("recording:loadingAudio")}</span>}
       {canDelete && (
         <button type="button" className="secondary small" onClick={remove}>
-          Delete recording
+          {t("recording:delete")}
         </button>
       )}
       {problem && <span className="error small">{problem}</span>}

@@ -3,9 +3,12 @@
 // side while it runs. The candidate's browser records the call's mixed audio and uploads
 // it in chunks (the recording is theirs: they may delete it from the stage's feedback).
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 import { describeError } from "../api/client";
 import { useMe } from "../auth/session";
+import { i18next } from "../i18n";
+import { formatList } from "../i18n/format";
 import type { CallSnapshot } from "../rooms/shared/call/callSession";
 import type { Room } from "../rooms/shared/stageRoomSession";
 import { canRecord, type Recording, recordingApi } from "./api";
@@ -18,6 +21,7 @@ export function activeCallRecording(recordings: Recording[]): Recording | undefi
 }
 
 export function RecordingControls({ room, call }: { room: Room; call: CallSnapshot }) {
+  const { t } = useTranslation();
   const me = useMe().username;
   const { recordings, reload } = useRecordings(room);
   const [problem, setProblem] = useState<string | null>(null);
@@ -35,10 +39,10 @@ export function RecordingControls({ room, call }: { room: Room; call: CallSnapsh
       {isCandidate && active?.status === "recording" && <CandidateRecorder recording={active} call={call} onProblem={setProblem} />}
       {active?.status === "recording" ? (
         <p className="recording-on" role="status" data-testid="recording-indicator">
-          <span className="recording-dot" aria-hidden="true">●</span> Recording
-          <span className="small muted"> · audio of this round, kept for the replay</span>
+          <span className="recording-dot" aria-hidden="true">●</span> {t("recording:on")}
+          <span className="small muted"> · {t("recording:onNote")}</span>
           <button type="button" className="secondary small" onClick={() => act(() => recordingApi.stop(active.id))}>
-            Stop recording
+            {t("recording:stop")}
           </button>
         </p>
       ) : active?.status === "proposed" ? (
@@ -49,11 +53,11 @@ export function RecordingControls({ room, call }: { room: Room; call: CallSnapsh
             type="button"
             className="secondary small"
             disabled={!canRecord()}
-            title={canRecord() ? "Everyone in the room is asked first" : "This browser cannot record audio"}
+            title={canRecord() ? t("recording:askedFirst") : t("recording:cannotRecord")}
             onClick={() => act(() => recordingApi.propose(room.stage.id, { kind: "call" }))}
             data-testid="recording-propose"
           >
-            Record audio…
+            {t("recording:propose")}
           </button>
         )
       )}
@@ -67,28 +71,28 @@ export function RecordingControls({ room, call }: { room: Room; call: CallSnapsh
 }
 
 function ConsentPrompt({ recording, me, act }: { recording: Recording; me: string; act: (action: () => Promise<unknown>) => void }) {
+  const { t } = useTranslation();
   const waitingFor = recording.consent_needed.filter((u) => !recording.consented.includes(u));
   if (recording.consent_needed.includes(me) && !recording.consented.includes(me)) {
     return (
       <div className="recording-consent" role="alertdialog" aria-labelledby={`consent-${recording.id}`} data-testid="recording-consent">
         <p id={`consent-${recording.id}`}>
-          <strong>{recording.proposed_by ?? "Someone"}</strong> asks to record the audio of this round. It starts only when everyone here agrees,
-          and the candidate can delete it afterwards.
+          {t("recording:asks", { who: recording.proposed_by ?? t("recording:someone") })}
         </p>
         <button type="button" className="primary small" onClick={() => act(() => recordingApi.consent(recording.id, true))} data-testid="recording-agree">
-          Agree to record
+          {t("recording:agree")}
         </button>
         <button type="button" className="secondary small" onClick={() => act(() => recordingApi.consent(recording.id, false))}>
-          Decline
+          {t("recording:decline")}
         </button>
       </div>
     );
   }
   return (
     <p className="small muted" role="status" data-testid="recording-waiting">
-      Recording proposed; waiting for {waitingFor.join(" and ") || "the others"} to agree.{" "}
+      {t("recording:waiting", { who: waitingFor.length ? formatList(waitingFor) : t("recording:theOthers") })}{" "}
       <button type="button" className="link-button" onClick={() => act(() => recordingApi.stop(recording.id))}>
-        Withdraw
+        {t("recording:withdraw")}
       </button>
     </p>
   );
@@ -125,7 +129,7 @@ function CandidateRecorder({ recording, call, onProblem }: { recording: Recordin
         recorder = new ChunkedRecorder(recording.id, mixed.stream);
         recorder.start();
       } catch (error) {
-        onProblem(`Recording could not start: ${describeError(error)}`);
+        onProblem(i18next.t("recording:couldNotStart", { error: describeError(error) }));
       }
     })();
     const onLeave = () => void recorder?.stop();

@@ -3,7 +3,9 @@
 // whiteboard, chat and follow-ups line up with what was said. A recording starts at its
 // `recording.started` time on the log's clock; `sync.ts` maps replay time to wall time.
 import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 
+import { i18next } from "../i18n";
 import { formatOffset, type Timeline } from "../replay/engine";
 import { type Recording, recordingApi } from "./api";
 import { settleDuration, useRecordingAudioUrl } from "./RecordingAudio";
@@ -33,6 +35,7 @@ function spanS(recording: Recording): number {
 }
 
 export function ReplayAudio({ stageId, timeline, clock }: { stageId: number; timeline: Timeline; clock: ReplayClock }) {
+  const { t } = useTranslation();
   const [recordings, setRecordings] = useState<Recording[]>([]);
   useEffect(() => {
     let stale = false;
@@ -46,7 +49,7 @@ export function ReplayAudio({ stageId, timeline, clock }: { stageId: number; tim
   }, [stageId]);
   if (recordings.length === 0) return null;
   return (
-    <section className="replay-audio" aria-label="Recorded audio" data-testid="replay-audio">
+    <section className="replay-audio" aria-label={t("recording:audioLabel")} data-testid="replay-audio">
       {recordings.map((r) => (
         <RecordingTrack key={r.id} recording={r} timeline={timeline} clock={clock} />
       ))}
@@ -54,9 +57,10 @@ export function ReplayAudio({ stageId, timeline, clock }: { stageId: number; tim
   );
 }
 
-const audioNotLoaded = () => "The audio could not be loaded.";
+const audioNotLoaded = () => i18next.t("recording:notLoaded");
 
 function RecordingTrack({ recording, timeline, clock }: { recording: Recording; timeline: Timeline; clock: ReplayClock }) {
+  const { t } = useTranslation();
   const ref = useRef<HTMLAudioElement>(null);
   const { url, problem } = useRecordingAudioUrl(recording, audioNotLoaded);
   const [duration, setDuration] = useState(NaN);
@@ -150,7 +154,7 @@ function RecordingTrack({ recording, timeline, clock }: { recording: Recording; 
     };
   }, [url, timeline, startWall, recording]);
 
-  const label = recording.kind === "call" ? "Call audio" : "Spoken answer";
+  const label = recording.kind === "call" ? t("recording:callAudio") : t("recording:spokenAnswer");
   return (
     <div className="replay-audio-track">
       <span className="small">

@@ -4,6 +4,7 @@
 // transcript they can correct — the browser's speech recognition where it offers one,
 // otherwise typed — is added to their written answer, so the key points are matched on it.
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 import { describeError } from "../api/client";
 import type { Room } from "../rooms/shared/stageRoomSession";
@@ -16,6 +17,7 @@ import { useRecordings } from "./useRecordings";
 type Phase = { kind: "idle" } | { kind: "starting" } | { kind: "recording"; recording: Recording } | { kind: "saving" } | { kind: "transcript" };
 
 export function SpokenAnswer({ room, questionId, onTranscript }: { room: Room; questionId: number; onTranscript: (text: string) => void }) {
+  const { t } = useTranslation();
   const { recordings, reload } = useRecordings(room);
   const mine = recordings.filter((r) => r.kind === "answer" && r.question === questionId && (r.chunk_count ?? 0) > 0);
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
@@ -52,7 +54,7 @@ export function SpokenAnswer({ room, questionId, onTranscript }: { room: Room; q
       setPhase({ kind: "recording", recording });
     } catch (error) {
       stream?.getTracks().forEach((t) => t.stop());
-      setProblem(`Recording could not start: ${describeError(error)}`);
+      setProblem(t("recording:couldNotStart", { error: describeError(error) }));
       setPhase({ kind: "idle" });
     }
   };
@@ -81,31 +83,31 @@ export function SpokenAnswer({ room, questionId, onTranscript }: { room: Room; q
       {(phase.kind === "idle" || phase.kind === "transcript") && (
         <p className="toolbar small">
           <button type="button" className="secondary small" disabled={!canRecord()} onClick={() => void start()} data-testid="spoken-answer-record">
-            Answer by voice
+            {t("recording:answerVoice")}
           </button>
-          <span className="muted">{canRecord() ? "Your answer is recorded for you to replay; add its transcript to your answer below." : "This browser cannot record audio: type your answer."}</span>
+          <span className="muted">{canRecord() ? t("recording:voiceNote") : t("recording:typeInstead")}</span>
         </p>
       )}
-      {phase.kind === "starting" && <p className="small muted">Asking for your microphone…</p>}
+      {phase.kind === "starting" && <p className="small muted">{t("recording:askingMic")}</p>}
       {phase.kind === "recording" && (
         <p className="recording-on" role="status" data-testid="spoken-answer-recording">
-          <span className="recording-dot" aria-hidden="true">●</span> Recording your answer
+          <span className="recording-dot" aria-hidden="true">●</span> {t("recording:recordingAnswer")}
           <button type="button" className="primary small" onClick={() => void stop()}>
-            Stop
+            {t("recording:stopAnswer")}
           </button>
           {hasSpeech && transcript && <span className="small muted">{transcript}</span>}
         </p>
       )}
-      {phase.kind === "saving" && <p className="small muted">Saving the recording…</p>}
+      {phase.kind === "saving" && <p className="small muted">{t("recording:saving")}</p>}
       {phase.kind === "transcript" && (
         <div className="spoken-transcript">
-          <label htmlFor={transcriptId}>Transcript of what you said</label>
+          <label htmlFor={transcriptId}>{t("recording:transcript")}</label>
           <p className="small muted">
             {transcribed
-              ? "Your browser transcribed it: correct what it misheard."
+              ? t("recording:transcribed")
               : hasSpeech
-                ? "Your browser could not transcribe it: type what you said, so the key points can be matched."
-                : "This browser has no speech recognition: type what you said, so the key points can be matched."}
+                ? t("recording:notTranscribed")
+                : t("recording:noSpeech")}
           </p>
           <textarea id={transcriptId} rows={4} value={transcript} onChange={(e) => setTranscript(e.target.value)} data-testid="spoken-transcript" />
           <p className="toolbar">
@@ -119,10 +121,10 @@ export function SpokenAnswer({ room, questionId, onTranscript }: { room: Room; q
                 setPhase({ kind: "idle" });
               }}
             >
-              Add to my answer
+              {t("recording:addToAnswer")}
             </button>
             <button type="button" className="secondary small" onClick={() => setPhase({ kind: "idle" })}>
-              Skip the transcript
+              {t("recording:skip")}
             </button>
           </p>
         </div>
@@ -133,10 +135,10 @@ export function SpokenAnswer({ room, questionId, onTranscript }: { room: Room; q
         </p>
       )}
       {mine.length > 0 && (
-        <ul className="spoken-answers-list" aria-label="Your spoken answers">
+        <ul className="spoken-answers-list" aria-label={t("recording:yourSpoken")}>
           {mine.map((r, i) => (
             <li key={r.id}>
-              <RecordingAudio recording={r} label={`Spoken answer ${i + 1}`} canDelete onDeleted={reload} />
+              <RecordingAudio recording={r} label={t("recording:spokenAnswerN", { n: i + 1 })} canDelete onDeleted={reload} />
             </li>
           ))}
         </ul>

@@ -2,6 +2,7 @@
 // order by one queue that retries what did not arrive (a retried chunk is idempotent on the
 // server), so a crash of this browser loses at most the chunk being recorded.
 import { ApiError } from "../api/client";
+import { i18next } from "../i18n";
 import { isTransient, retryDelayMs } from "../lib/retry";
 import { recordingApi } from "./api";
 
@@ -84,7 +85,7 @@ export class ChunkedRecorder {
   get problem(): string | null {
     const failed = this.queue.failed;
     if (failed === null) return null;
-    return failed instanceof ApiError ? failed.detail : "The recording could not be uploaded.";
+    return failed instanceof ApiError ? failed.detail : i18next.t("recording:uploadFailed");
   }
 
   /** Stop recording; resolves when the last chunk is uploaded. */

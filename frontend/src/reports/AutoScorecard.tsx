@@ -1,10 +1,16 @@
 // The automatic scorecard: levels set by fixed rules from what the candidate did, each
 // with the evidence behind it, clearly labelled as not a person's judgement.
+import { useTranslation } from "react-i18next";
+
 import type { AutoScorecard } from "../api/client";
+import { UntranslatedNote } from "../candidate/FeedbackLanguage";
+import type { UiLanguage } from "../i18n";
+import { formatPercent } from "../i18n/format";
 
 export function LevelDots({ level }: { level: number }) {
+  const { t } = useTranslation();
   return (
-    <span className="level-dots" aria-label={`${level} of 4`}>
+    <span className="level-dots" aria-label={t("reports:levelOf4", { level })}>
       {[1, 2, 3, 4].map((n) => (
         <span key={n} className={n <= level ? "on" : ""} />
       ))}
@@ -17,6 +23,7 @@ export function AutoScorecardView({
   levels,
   selfLevels,
   evidenceOpen = true,
+  shownIn,
 }: {
   card: AutoScorecard;
   /** Evidence lists start open (the stage's feedback page) or closed (the loop report). */
@@ -24,13 +31,16 @@ export function AutoScorecardView({
   levels?: Record<string, string[]>;
   /** The candidate's own levels, shown beside the automatic ones. */
   selfLevels?: Record<string, number>;
+  /** The language the feedback was asked in: key points not in it say so. */
+  shownIn?: UiLanguage;
 }) {
+  const { t } = useTranslation();
   const pct = card.score.percent;
   return (
-    <section className="auto-card" aria-label="Automatic scorecard" data-testid="auto-scorecard">
+    <section className="auto-card" aria-label={t("reports:auto.label")} data-testid="auto-scorecard">
       <p className="auto-label">
-        <strong>Automatic scorecard</strong> · scored by fixed rules from what you did, not by a person
-        {pct !== null && pct !== undefined && <span className="score-pill">{Math.round(pct)}%</span>}
+        <strong>{t("reports:auto.title")}</strong> · {t("reports:auto.byRules")}
+        {pct !== null && pct !== undefined && <span className="score-pill">{formatPercent(Math.round(pct) / 100)}</span>}
       </p>
       {card.summary && <p>{card.summary}</p>}
       {card.questions.length > 0 && (
@@ -50,15 +60,15 @@ export function AutoScorecardView({
               <div className="score-head">
                 <strong>{s.dimension}</strong>
                 <span className="auto-levels">
-                  {s.level ? <LevelDots level={s.level} /> : <span className="muted small">not measured</span>}
-                  {selfLevels?.[s.dimension] && <span className="small muted">you: {selfLevels[s.dimension]}/4</span>}
+                  {s.level ? <LevelDots level={s.level} /> : <span className="muted small">{t("reports:auto.notMeasured")}</span>}
+                  {selfLevels?.[s.dimension] && <span className="small muted">{t("reports:auto.you", { level: selfLevels[s.dimension] })}</span>}
                 </span>
               </div>
               {descriptor && <p className="small muted">{descriptor}</p>}
               <p className="small">{s.comment}</p>
               {s.evidence.length > 0 && (
                 <details open={evidenceOpen}>
-                  <summary className="small">Evidence ({s.evidence.length})</summary>
+                  <summary className="small">{t("reports:auto.evidence", { count: s.evidence.length })}</summary>
                   <ul className="evidence small">
                     {s.evidence.map((e, i) => (
                       <li key={i} title={e.rule}>
@@ -75,8 +85,9 @@ export function AutoScorecardView({
       {card.key_points.length > 0 && (
         <details className="key-points" open>
           <summary>
-            Key points: {card.key_points.filter((k) => k.covered).length} of {card.key_points.length} covered
+            {t("reports:auto.keyPoints", { covered: card.key_points.filter((k) => k.covered).length, total: card.key_points.length })}
           </summary>
+          {shownIn && <UntranslatedNote objects={card.key_points} wanted={shownIn} />}
           <ul className="checklist">
             {card.key_points.map((k, i) => (
               <li key={i} className={k.covered ? "covered" : "missing"}>

@@ -1,5 +1,8 @@
 // Small hand-rolled SVG charts (a line chart over time and a diverging bar): the data are a
 // few dozen points, not worth a chart library in the bundle.
+import { useTranslation } from "react-i18next";
+
+import { formatDateTime, formatNumber } from "../i18n/format";
 
 export interface Series {
   name: string;
@@ -24,8 +27,8 @@ export function LineChart({
   yMin = 0,
   yMax = 100,
   yTicks = [0, 25, 50, 75, 100],
-  yFormat = (v: number) => `${v}`,
-  xFormat = (v: number) => new Date(v).toLocaleDateString([], { month: "short", day: "numeric" }),
+  yFormat = (v: number) => formatNumber(v),
+  xFormat = (v: number) => formatDateTime(new Date(v), { month: "short", day: "numeric" }),
   height = 220,
   label,
 }: {
@@ -38,10 +41,11 @@ export function LineChart({
   height?: number;
   label: string;
 }) {
+  const { t } = useTranslation();
   const width = 640;
   const pad = { l: 40, r: 12, t: 10, b: 26 };
   const xs = series.flatMap((s) => s.points.map((p) => p.x));
-  if (!xs.length) return <p className="muted small">No data yet.</p>;
+  if (!xs.length) return <p className="muted small">{t("reports:chart.noData")}</p>;
   const xLo = Math.min(...xs);
   const xHi = Math.max(...xs);
   const X = (x: number) => scale(x, xLo, xHi, pad.l + 8, width - pad.r - 8);
@@ -95,7 +99,7 @@ export function LineChart({
           </span>
         ))}
         {series.some((s) => s.points.some((p) => p.hollow)) && (
-          <span className="muted small">● a coach&apos;s scorecard · ○ an automatic one</span>
+          <span className="muted small">{t("reports:chart.legend")}</span>
         )}
       </figcaption>
     </figure>
@@ -104,10 +108,13 @@ export function LineChart({
 
 /** A bar from the middle: negative left (red), positive right (green); `max` is the span. */
 export function DeltaBar({ value, max = 1.5 }: { value: number | null; max?: number }) {
+  const { t } = useTranslation();
   if (value === null || value === undefined) return <span className="muted small">—</span>;
   const pct = Math.min(50, (Math.abs(value) / max) * 50);
   return (
-    <span className="delta-bar" role="img" aria-label={`${value >= 0 ? "+" : ""}${value.toFixed(2)} levels`}>
+    <span className="delta-bar" role="img" aria-label={t("reports:chart.delta", {
+        value: formatNumber(value, { signDisplay: "always", minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+      })}>
       <span className={`delta-fill ${value >= 0 ? "pos" : "neg"}`} style={value >= 0 ? { left: "50%", width: `${pct}%` } : { right: "50%", width: `${pct}%` }} />
       <span className="delta-mid" />
     </span>

@@ -1,9 +1,10 @@
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 
 import { api, describeError } from "../api/client";
 import { useMe } from "../auth/session";
-import { coachPresent, coachState, SOLO_LABEL } from "../lib/coachedStage";
+import { coachPresent, coachState, soloLabel } from "../lib/coachedStage";
 import { startClockQuestion } from "../lib/format";
 import type { StageKinds } from "../lib/stageKinds";
 import { finishConfirmText } from "./finishConfirm";
@@ -15,6 +16,7 @@ import { type Room, roomActive } from "./shared/useStageRoom";
 import { ChatPanel, FollowUpBanners } from "./shared/widgets";
 
 function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
+  const { t } = useTranslation();
   const me = useMe();
   const stage = room.stage;
   const isOwner = stage.candidate === me.username;
@@ -53,16 +55,16 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
     <>
       {isOwner && active && (
         <button type="button" className="secondary small" onClick={() => void act("finish")} disabled={busy}>
-          Finish stage
+          {t("rooms:page.finish")}
         </button>
       )}
       {stage.status === "done" && !room.refused && (
         <>
           <Link className="button secondary small" to={`/stages/${stage.id}/scorecard`}>
-            Scorecard
+            {t("rooms:page.scorecard")}
           </Link>
           <Link className="button secondary small" to={`/stages/${stage.id}/replay`}>
-            Replay
+            {t("rooms:page.replay")}
           </Link>
         </>
       )}
@@ -79,7 +81,7 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
       {room.lastError && <p className="notice small">{room.lastError}</p>}
       {isOwner && coachHere && stage.status !== "done" && (
         <p className="notice ok small" role="status" data-testid="coach-joined">
-          Coach joined: {stage.coach} is in the room.
+          {t("rooms:page.coachJoined", { coach: stage.coach })}
         </p>
       )}
       <FollowUpBanners events={liveEvents} />
@@ -92,16 +94,13 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
         if (stage.status === "pending" && coach === "waiting") {
           return (
             <section className="card narrow start-card" data-testid="waiting-for-coach">
-              <h2>Waiting for your coach</h2>
-              <p>
-                This stage takes {stage.minutes} minutes and its clock has not started: it waits until a coach takes the
-                stage from the queue and you start together. Stay here — this page updates when your coach arrives.
-              </p>
+              <h2>{t("rooms:page.waitingTitle")}</h2>
+              <p>{t("rooms:page.waitingText", { minutes: stage.minutes })}</p>
               {isOwner && !room.refused && (
                 <>
-                  <p className="small muted">Or go ahead without a coach: the scripted interviewer runs the stage.</p>
+                  <p className="small muted">{t("rooms:page.orSolo")}</p>
                   <button type="button" className="secondary" onClick={() => void act("solo")} disabled={busy}>
-                    {SOLO_LABEL}
+                    {soloLabel()}
                   </button>
                 </>
               )}
@@ -111,19 +110,19 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
         if (stage.status === "pending") {
           return (
             <section className="card narrow start-card">
-              <h2>{coach === "claimed" ? `Your coach ${stage.coach} has this stage` : "Ready when you are"}</h2>
+              <h2>{coach === "claimed" ? t("rooms:page.claimedTitle", { coach: stage.coach }) : t("rooms:page.readyTitle")}</h2>
               <p>
-                This stage takes {stage.minutes} minutes.{" "}
+                {t("rooms:page.takes", { minutes: stage.minutes })}{" "}
                 {coach === "claimed"
                   ? coachHere
-                    ? "Your coach is in the room: start when you are both ready (either of you may start the clock)."
-                    : "Your coach is not in the room yet; either of you may start the clock."
-                  : "The clock starts when you press start."}{" "}
-                It keeps running on the server — reloading or losing the connection does not stop it.
+                    ? t("rooms:page.coachHere")
+                    : t("rooms:page.coachAway")
+                  : t("rooms:page.pressStart")}{" "}
+                {t("rooms:page.keepsRunning")}
               </p>
               {isOwner && !room.refused && (
                 <button type="button" className="primary" onClick={() => void act("start")} disabled={busy}>
-                  Start the clock
+                  {t("rooms:page.startClock")}
                 </button>
               )}
             </section>
@@ -143,7 +142,7 @@ function CandidateRoom({ room, kinds }: { room: Room; kinds: StageKinds }) {
         ) : null;
         // Placed in the room's own layout, the chat is docked at the bottom of its pane.
         const docked = chat && (
-          <ChatDock events={room.events} me={me.username} syncedSeq={room.syncedSeq} label={solo ? "Notepad" : "Chat"}>
+          <ChatDock events={room.events} me={me.username} syncedSeq={room.syncedSeq} label={solo ? t("rooms:page.notepad") : t("rooms:page.chat")}>
             {chat}
           </ChatDock>
         );

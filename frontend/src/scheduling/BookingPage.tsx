@@ -1,8 +1,10 @@
 import "./scheduling.css";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 
 import { api, describeError } from "../api/client";
+import { formatDateTime } from "../i18n/format";
 import { useAsync } from "../lib/useAsync";
 import { Problem } from "../pages/Problem";
 import { useTimeZone } from "../auth/session";
@@ -10,14 +12,13 @@ import { schedulingApi, type Slot } from "./api";
 import { browserZone, formatSessionTime } from "./time";
 
 function dayOf(iso: string, zone: string): string {
-  return new Intl.DateTimeFormat(undefined, { weekday: "long", month: "long", day: "numeric", timeZone: zone }).format(
-    new Date(iso),
-  );
+  return formatDateTime(iso, { weekday: "long", month: "long", day: "numeric", timeZone: zone });
 }
 
 /** The candidate picks a coach's open slot for one stage (`?booking=` moves that session
  * instead). Slots are listed by day in the browser's zone. */
 export function BookingPage() {
+  const { t } = useTranslation();
   const { stageId } = useParams();
   const [params] = useSearchParams();
   const moving = params.get("booking");
@@ -29,7 +30,7 @@ export function BookingPage() {
   const zone = useTimeZone(browserZone);
 
   if (stage.error !== undefined) return <Problem error={stage.error} />;
-  if (!stage.data) return <main id="main" className="page"><p className="muted">Loading…</p></main>;
+  if (!stage.data) return <main id="main" className="page"><p className="muted">{t("common:loading")}</p></main>;
   const data = stage.data;
 
   async function pick(slot: Slot) {
@@ -55,12 +56,12 @@ export function BookingPage() {
   return (
     <main id="main" className="page booking-page">
       <p className="crumbs">
-        <Link to={`/loops/${data.loop}`}>Loop</Link> / {data.title}
+        <Link to={`/loops/${data.loop}`}>{t("scheduling:booking.crumb")}</Link> / {data.title}
       </p>
-      <h1>{moving ? "Move your session" : "Book a session"}</h1>
+      <h1>{moving ? t("scheduling:booking.move") : t("scheduling:booking.book")}</h1>
       <p className="muted">
-        {data.title} · {data.minutes} min. Pick a time a coach has offered; the coach takes this round and you both get an
-        invite. Times in your zone, <strong>{zone}</strong>.
+        {t("scheduling:booking.lead", { title: data.title, minutes: data.minutes })}{" "}
+        <strong>{t("scheduling:booking.zone", { zone })}</strong>
       </p>
       {error && (
         <p className="error" role="alert">
@@ -68,7 +69,7 @@ export function BookingPage() {
         </p>
       )}
       {slots.error !== undefined && <p className="error">{describeError(slots.error)}</p>}
-      {slots.data && slots.data.length === 0 && <p className="muted">No coach has an open slot right now. Try again later.</p>}
+      {slots.data && slots.data.length === 0 && <p className="muted">{t("scheduling:booking.none")}</p>}
       {[...byDay.entries()].map(([day, daySlots]) => (
         <section key={day} className="slot-day" aria-label={day}>
           <h2>{day}</h2>
@@ -78,11 +79,15 @@ export function BookingPage() {
                 <div>
                   <strong>{formatSessionTime(slot.starts_at, zone)}</strong>
                   <p className="small muted">
-                    {slot.minutes} min · coach {slot.coach}
+                    {t("scheduling:booking.slot", { minutes: slot.minutes, coach: slot.coach })}
                   </p>
                 </div>
                 <button type="button" className="primary" onClick={() => void pick(slot)} disabled={busy !== null}>
-                  {busy === slot.id ? "Booking…" : moving ? "Move here" : "Book"}
+                  {busy === slot.id
+                    ? t("scheduling:booking.booking")
+                    : moving
+                      ? t("scheduling:booking.moveHere")
+                      : t("scheduling:booking.bookButton")}
                 </button>
               </li>
             ))}

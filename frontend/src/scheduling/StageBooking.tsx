@@ -1,5 +1,6 @@
 import "./scheduling.css";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 
 import { api, describeError, type StageSummary } from "../api/client";
@@ -21,6 +22,7 @@ export function StageBooking({
   canBook: boolean;
   onError: (e: string) => void;
 }) {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const now = useNow();
   const zone = useTimeZone(browserZone);
@@ -43,7 +45,7 @@ export function StageBooking({
     return (
       <p className="stage-booking small">
         <Link className="button secondary small" to={`/stages/${stage.id}/book`} data-testid={`book-${stage.id}`}>
-          Book a session
+          {t("scheduling:stage.book")}
         </Link>
       </p>
     );
@@ -51,14 +53,14 @@ export function StageBooking({
   return (
     <p className="stage-booking small" data-testid={`booked-${stage.id}`}>
       <span>
-        Booked <strong>{formatSessionTime(booking.starts_at, zone)}</strong> with {booking.coach}
+        {t("scheduling:stage.booked", { time: formatSessionTime(booking.starts_at, zone), coach: booking.coach })}
       </span>
       <Link className="button secondary small" to={`/stages/${stage.id}/book?booking=${booking.id}`}>
-        Reschedule
+        {t("scheduling:stage.reschedule")}
       </Link>
       {now >= Date.parse(booking.solo_from) && (
         <button type="button" className="secondary small" onClick={() => void solo()} disabled={busy}>
-          Coach hasn't come: continue solo
+          {t("scheduling:stage.noShow")}
         </button>
       )}
     </p>

@@ -1,5 +1,6 @@
 import "./scheduling.css";
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
 import { describeError } from "../api/client";
@@ -13,6 +14,7 @@ import { useNow } from "./useNow";
  * room link once it is near, and cancel / reschedule. Its own component: the home pages
  * only place it. */
 export function UpcomingSessions({ side }: { side: "candidate" | "coach" }) {
+  const { t } = useTranslation();
   const me = useMe();
   const bookings = useAsync(() => schedulingApi.bookings(), []);
   const now = useNow();
@@ -22,7 +24,7 @@ export function UpcomingSessions({ side }: { side: "candidate" | "coach" }) {
   const mine = (bookings.data ?? []).filter((b) => (side === "coach" ? b.coach : b.candidate) === me.username);
 
   async function cancel(booking: Booking) {
-    if (!window.confirm(`Cancel the session of ${formatSessionTime(booking.starts_at, zone)}?`)) return;
+    if (!window.confirm(t("scheduling:upcoming.confirmCancel", { time: formatSessionTime(booking.starts_at, zone) }))) return;
     setBusy(booking.id);
     setError(null);
     try {
@@ -41,14 +43,14 @@ export function UpcomingSessions({ side }: { side: "candidate" | "coach" }) {
   return (
     <section className="upcoming-sessions" aria-labelledby={`upcoming-${side}`} data-testid="upcoming-sessions">
       <div className="page-head">
-        <h2 id={`upcoming-${side}`}>Upcoming sessions</h2>
+        <h2 id={`upcoming-${side}`}>{t("scheduling:upcoming.title")}</h2>
         {side === "coach" && me.role === "coach" && (
           <Link className="button secondary small" to="/coach/availability">
-            Your availability
+            {t("scheduling:upcoming.availability")}
           </Link>
         )}
       </div>
-      <p className="small muted">Times in your zone, {zone}.</p>
+      <p className="small muted">{t("scheduling:upcoming.zone", { zone })}</p>
       {error && (
         <p className="error" role="alert">
           {error}
@@ -59,9 +61,9 @@ export function UpcomingSessions({ side }: { side: "candidate" | "coach" }) {
         <p className="muted">
           {side === "coach"
             ? me.role === "coach"
-              ? "No sessions booked with you yet. Publish your availability so candidates can book you."
-              : "No sessions booked with you."
-            : "No sessions booked. From a coached loop's page, book a session for a live round."}
+              ? t("scheduling:upcoming.noneCoach")
+              : t("scheduling:upcoming.noneAdmin")
+            : t("scheduling:upcoming.noneCandidate")}
         </p>
       )}
       <ul className="session-list">
@@ -71,24 +73,26 @@ export function UpcomingSessions({ side }: { side: "candidate" | "coach" }) {
               <p className="session-when">
                 <strong data-testid="session-time">{formatSessionTime(b.starts_at, zone)}</strong>{" "}
                 <span className="small muted">
-                  · {b.minutes} min · {untilLabel(b.starts_at, now)}
+                  {t("scheduling:upcoming.length", { minutes: b.minutes, until: untilLabel(b.starts_at, now) })}
                 </span>
               </p>
               <p className="small muted">
-                {b.stage_title} · {b.loop_title} · {side === "coach" ? `with ${b.candidate}` : `coach ${b.coach}`}
+                {b.stage_title} · {b.loop_title} · {side === "coach"
+                  ? t("scheduling:upcoming.withCandidate", { candidate: b.candidate })
+                  : t("scheduling:upcoming.coach", { coach: b.coach })}
               </p>
             </div>
             <div className="row">
               {isNear(b.starts_at, b.ends_at, now) && (
                 <Link className="button primary small" to={b.room_path} data-testid="join-room">
-                  Join room
+                  {t("scheduling:upcoming.join")}
                 </Link>
               )}
               <Link className="button secondary small" to={rescheduleTo(b)}>
-                Reschedule
+                {t("scheduling:upcoming.reschedule")}
               </Link>
               <button type="button" className="secondary small" onClick={() => void cancel(b)} disabled={busy === b.id}>
-                {busy === b.id ? "Cancelling…" : "Cancel"}
+                {busy === b.id ? t("scheduling:upcoming.cancelling") : t("scheduling:upcoming.cancel")}
               </button>
             </div>
           </li>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 
+import { setLanguage } from "../i18n";
+
 import { formatSessionTime, isNear, untilLabel, zoneChoices } from "./time";
 
 describe("scheduling times", () => {
@@ -22,6 +24,17 @@ describe("scheduling times", () => {
     expect(untilLabel("2030-01-15T12:20:00Z", now)).toBe("in 20 min");
     expect(untilLabel("2030-01-15T15:00:00Z", now)).toBe("in 3 h");
     expect(untilLabel("2030-01-20T12:00:00Z", now)).toBe("in 5 days");
+  });
+
+  it("says it in the interface's language", async () => {
+    const now = Date.parse("2030-01-15T12:00:00Z");
+    await setLanguage("zh-Hant");
+    try {
+      expect(untilLabel("2030-01-15T12:20:00Z", now)).toBe("20 分鐘後");
+      expect(formatSessionTime("2030-01-15T14:00:00Z", "Asia/Taipei")).toContain("1月15日");
+    } finally {
+      await setLanguage("en");
+    }
   });
 
   it("lists zones with the current one in", () => {

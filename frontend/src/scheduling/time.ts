@@ -1,4 +1,6 @@
-// Times on the scheduling pages: the server speaks UTC; people read their own zone, named.
+// Times on the scheduling pages: the server speaks UTC; people read their own zone, named,
+// in the interface's language.
+import { currentLanguage, i18next } from "../i18n";
 
 /** The browser's IANA zone, e.g. "Europe/Paris". */
 export function browserZone(): string {
@@ -16,7 +18,7 @@ export function zoneChoices(current: string): string[] {
 /** "Tue, Jan 15, 9:00 AM EST": a UTC instant in `zone` (the browser's by default), with
  * the zone's short name so nobody guesses which clock it is. */
 export function formatSessionTime(iso: string, zone?: string, locale?: string): string {
-  return new Intl.DateTimeFormat(locale, {
+  return new Intl.DateTimeFormat(locale ?? currentLanguage(), {
     weekday: "short",
     month: "short",
     day: "numeric",
@@ -37,8 +39,8 @@ export function isNear(startsAt: string, endsAt: string, now: number): boolean {
 /** "in 3 h", "in 12 min", "now": how far off a session is. */
 export function untilLabel(startsAt: string, now: number): string {
   const minutes = Math.round((Date.parse(startsAt) - now) / 60_000);
-  if (minutes <= 0) return "now";
-  if (minutes < 60) return `in ${minutes} min`;
-  if (minutes < 48 * 60) return `in ${Math.round(minutes / 60)} h`;
-  return `in ${Math.round(minutes / 1440)} days`;
+  if (minutes <= 0) return i18next.t("scheduling:until.now");
+  if (minutes < 60) return i18next.t("scheduling:until.minutes", { n: minutes });
+  if (minutes < 48 * 60) return i18next.t("scheduling:until.hours", { n: Math.round(minutes / 60) });
+  return i18next.t("scheduling:until.days", { n: Math.round(minutes / 1440) });
 }

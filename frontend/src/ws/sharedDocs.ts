@@ -5,6 +5,7 @@
 import * as Y from "yjs";
 
 import type { DocumentState } from "../api/client";
+import { i18next } from "../i18n";
 import type { ClientMessage } from "./events.gen";
 import type { StageMessage } from "./socket";
 
@@ -119,7 +120,7 @@ export class SharedDocs {
       const sent = this.inflight.get(message.ref)!;
       this.inflight.delete(message.ref);
       this.byUpdate.delete(sent.update);
-      this.error = message.detail || "The server refused an edit.";
+      this.error = message.detail || i18next.t("rooms:refusedEdit");
       this.notify();
       return true;
     }
@@ -228,7 +229,7 @@ export class SharedDocs {
 
 /** The label of the autosave indicator. */
 export function saveLabel(status: SaveStatus): string {
-  if (status.error) return `Not saved: ${status.error}`;
-  if (status.pending === 0) return "All changes saved";
-  return status.offline ? "Unsaved · offline" : "Saving…";
+  if (status.error) return i18next.t("rooms:autosave.error", { message: status.error });
+  if (status.pending === 0) return i18next.t("rooms:autosave.allSaved");
+  return status.offline ? i18next.t("rooms:autosave.offline") : i18next.t("rooms:autosave.saving");
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import * as Y from "yjs";
 
 import { api, describeError, type Part, type StageQuestion } from "../../api/client";
@@ -22,19 +23,20 @@ function starterOf(q: StageQuestion, language: string): string {
 }
 
 function Samples({ part }: { part: Part }) {
+  const { t } = useTranslation();
   if (!part.samples.length) return null;
   return (
     <div className="samples">
       {part.samples.map((s, i) => (
         <div key={i} className="sample">
-          <h4>Sample {i + 1}</h4>
+          <h4>{t("rooms:coding.sample", { n: i + 1 })}</h4>
           <div className="io-grid">
             <div>
-              <h5>Input</h5>
+              <h5>{t("rooms:coding.input")}</h5>
               <pre>{s.input}</pre>
             </div>
             <div>
-              <h5>Output</h5>
+              <h5>{t("rooms:coding.output")}</h5>
               <pre>{s.output}</pre>
             </div>
           </div>
@@ -53,18 +55,24 @@ export function QuestionPrompt({
   part: number;
   onPart: (n: number) => void;
 }) {
+  const { t } = useTranslation();
   const parts = question.parts as Part[];
   const current = parts.find((p) => p.number === part) ?? parts[0];
   return (
     <div className="question-prompt">
       <h2>{question.title}</h2>
       <p className="small muted">
-        {question.difficulty} · {question.time_limit_ms} ms · {question.memory_limit_mb} MB · checker {question.checker}
+        {t("rooms:coding.meta", {
+          difficulty: question.difficulty,
+          ms: question.time_limit_ms,
+          mb: question.memory_limit_mb,
+        })}{" "}
+        · {t("rooms:coding.checker")} <code>{question.checker}</code>
       </p>
       <Markdown source={question.prompt ?? ""} />
       {parts.length > 0 && (
         <>
-          <div className="tabs" role="tablist" aria-label="Parts">
+          <div className="tabs" role="tablist" aria-label={t("rooms:coding.parts")}>
             {parts.map((p) => (
               <button
                 key={p.number}
@@ -75,16 +83,15 @@ export function QuestionPrompt({
                 onClick={() => onPart(p.number)}
                 data-testid={`part-tab-${p.number}`}
               >
-                Part {p.number}
-                {p.locked ? " (locked)" : ""}
+                {p.locked ? t("rooms:coding.partLocked", { n: p.number }) : t("rooms:coding.part", { n: p.number })}
               </button>
             ))}
           </div>
           {current && (
             <div className="part" role="tabpanel" data-testid={`part-${current.number}`}>
               <h3>
-                Part {current.number}: {current.title}
-                {current.locked && <span className="badge">locked for the candidate</span>}
+                {t("rooms:coding.partTitle", { n: current.number, title: current.title })}
+                {current.locked && <span className="badge">{t("rooms:coding.lockedForCandidate")}</span>}
               </h3>
               <Markdown source={current.prompt ?? ""} />
               <Samples part={current} />
@@ -110,6 +117,7 @@ function QuestionWorkspace({
   part: number;
   remoteCursor: RemoteCursor | null;
 }) {
+  const { t } = useTranslation();
   const docName = `code:${question.id}`;
   const doc = useMemo(() => room.docs.get(docName), [room.docs, docName]);
   const meta = useMemo(() => doc.getMap("meta") as Y.Map<unknown>, [doc]);
@@ -196,7 +204,7 @@ function QuestionWorkspace({
     <div className="workspace">
       <div className="toolbar">
         <label className="inline">
-          Language
+          {t("rooms:coding.language")}
           <select value={language} onChange={(e) => changeLanguage(e.target.value)} disabled={!canEdit}>
             {languages.map((l) => (
               <option key={l} value={l}>
@@ -214,28 +222,32 @@ function QuestionWorkspace({
         readOnly={!canEdit}
         onCursor={canEdit ? onCursor : undefined}
         remoteCursor={remoteCursor}
-        label={`Code for ${question.title}`}
+        label={t("rooms:coding.codeFor", { title: question.title })}
       />
       {editable && (
         <div className="run-bar">
           <label className="toggle">
             <input type="checkbox" checked={useStdin} onChange={(e) => setUseStdin(e.target.checked)} disabled={!canEdit} />
-            Custom input
+            {t("rooms:coding.customInput")}
           </label>
           <span className="spacer" />
           <button type="button" className="secondary" onClick={run} disabled={!canEdit || busy !== null} title="Ctrl/⌘+Enter">
-            {busy === "run" ? "Running…" : useStdin ? "Run with input" : "Run samples"}
+            {busy === "run"
+              ? t("rooms:coding.running")
+              : useStdin
+                ? t("rooms:coding.runWithInput")
+                : t("rooms:coding.runSamples")}
             <kbd>Ctrl+↵</kbd>
           </button>
           <button type="button" className="primary" onClick={submitHidden} disabled={!canEdit || busy !== null} title="Ctrl/⌘+Shift+Enter">
-            {busy === "submit" ? "Submitting…" : `Submit part ${part}`}
+            {busy === "submit" ? t("rooms:coding.submitting") : t("rooms:coding.submitPart", { part })}
             <kbd>Ctrl+⇧+↵</kbd>
           </button>
         </div>
       )}
       {editable && useStdin && (
         <label className="stdin">
-          Input (stdin) for the run
+          {t("rooms:coding.stdin")}
           <textarea value={stdin} onChange={(e) => setStdin(e.target.value)} rows={4} spellCheck={false} />
         </label>
       )}
@@ -244,7 +256,7 @@ function QuestionWorkspace({
           {error}
         </p>
       )}
-      <section className="results" aria-label="Results">
+      <section className="results" aria-label={t("rooms:coding.results")}>
         <VerdictTable rows={mine} />
       </section>
     </div>
@@ -252,6 +264,7 @@ function QuestionWorkspace({
 }
 
 export function CodingWorkspace({ room, editable, side }: { room: Room; editable: boolean; side?: React.ReactNode }) {
+  const { t } = useTranslation();
   const questions = room.stage.questions.filter((q) => q.kind === "coding");
   const [questionId, setQuestionId] = useState<number | undefined>(questions[0]?.id);
   const question = questions.find((q) => q.id === questionId) ?? questions[0];
@@ -279,14 +292,14 @@ export function CodingWorkspace({ room, editable, side }: { room: Room; editable
     });
   }, [room.socket, editable, question]);
 
-  if (!question) return <p className="muted">This stage has no coding question.</p>;
+  if (!question) return <p className="muted">{t("rooms:coding.noQuestion")}</p>;
   const partForRun = openParts.includes(part) ? part : (openParts[0] ?? 1);
 
   return (
     <div className="coding-room">
-      <section className="prompt-pane" aria-label="Problem">
+      <section className="prompt-pane" aria-label={t("rooms:coding.problem")}>
         {questions.length > 1 && (
-          <div className="tabs" role="tablist" aria-label="Questions">
+          <div className="tabs" role="tablist" aria-label={t("rooms:coding.questions")}>
             {questions.map((q, i) => (
               <button
                 key={q.id}
@@ -300,9 +313,7 @@ export function CodingWorkspace({ room, editable, side }: { room: Room; editable
                   setPart(1);
                 }}
               >
-                <span>
-                  Q{i + 1}. {q.title}
-                </span>
+                <span>{t("rooms:coding.questionTab", { n: i + 1, title: q.title })}</span>
               </button>
             ))}
           </div>
@@ -311,7 +322,7 @@ export function CodingWorkspace({ room, editable, side }: { room: Room; editable
         <QuestionPrompt question={question} part={part} onPart={setPart} />
         {side}
       </section>
-      <section className="editor-pane" aria-label="Editor">
+      <section className="editor-pane" aria-label={t("rooms:coding.editor")}>
         <QuestionWorkspace
           key={question.id}
           room={room}

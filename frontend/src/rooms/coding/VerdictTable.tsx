@@ -1,11 +1,16 @@
+import { useTranslation } from "react-i18next";
+
 import type { TestResult } from "../../api/client";
+import { i18next } from "../../i18n";
+import { formatNumber } from "../../i18n/format";
 import { verdictLabel } from "../../lib/format";
 import { isFinal, type SubmissionRow } from "./useSubmissions";
 
 export function VerdictBadge({ verdict, status, position }: { verdict: string; status: string; position?: number | null }) {
+  const { t } = useTranslation();
   if (!isFinal(status)) {
-    const queued = position ? `queued (position ${position})…` : "queued…";
-    return <span className="verdict verdict-pending">{status === "running" ? "running…" : queued}</span>;
+    const queued = position ? t("rooms:verdicts.queuedAt", { position }) : t("rooms:verdicts.queued");
+    return <span className="verdict verdict-pending">{status === "running" ? t("rooms:verdicts.running") : queued}</span>;
   }
   const v = verdict || (status === "error" ? "internal_error" : "");
   return (
@@ -17,6 +22,7 @@ export function VerdictBadge({ verdict, status, position }: { verdict: string; s
 
 /** Lines of `expected` and `output` side by side, differing lines marked. */
 export function OutputDiff({ expected, output }: { expected: string; output: string }) {
+  const { t } = useTranslation();
   const a = expected.replace(/\s+$/, "").split("\n");
   const b = output.replace(/\s+$/, "").split("\n");
   const n = Math.max(a.length, b.length);
@@ -42,8 +48,8 @@ export function OutputDiff({ expected, output }: { expected: string; output: str
       <thead>
         <tr>
           <th scope="col">#</th>
-          <th scope="col">Expected</th>
-          <th scope="col">Your output</th>
+          <th scope="col">{t("rooms:verdicts.expected")}</th>
+          <th scope="col">{t("rooms:verdicts.yourOutput")}</th>
         </tr>
       </thead>
       <tbody>{rows}</tbody>
@@ -53,31 +59,37 @@ export function OutputDiff({ expected, output }: { expected: string; output: str
 
 /** Hidden tests carry no figures (one per test could encode its input): "—". */
 function formatMs(ms: number | null | undefined): string {
-  return ms === null || ms === undefined ? "—" : `${ms} ms`;
+  return ms === null || ms === undefined ? "—" : formatNumber(ms, { style: "unit", unit: "millisecond", unitDisplay: "short" });
 }
 
 function formatKb(kb: number | null | undefined): string {
-  return kb === null || kb === undefined ? "—" : `${Math.round(kb / 102.4) / 10} MB`;
+  return kb === null || kb === undefined
+    ? "—"
+    : formatNumber(Math.round(kb / 102.4) / 10, { style: "unit", unit: "megabyte", unitDisplay: "short" });
 }
 
 /** A run on the candidate's own input has nothing to compare with: what it did is the
  * result (it ran, or it crashed or ran out of time), never "accepted". */
 function RanBadge({ verdict }: { verdict: string }) {
+  const { t } = useTranslation();
   if (verdict !== "accepted") return <VerdictBadge verdict={verdict} status="done" />;
   return (
     <span className="verdict verdict-ran" data-testid="verdict">
-      ran
+      {t("rooms:verdicts.ran")}
     </span>
   );
 }
 
 function TestRow({ test, custom }: { test: TestResult; custom: boolean }) {
+  const { t } = useTranslation();
   const detailed = test.input !== undefined;
   return (
     <>
       <tr>
         <td>{test.index + 1}</td>
-        <td>{custom ? "your input" : test.hidden ? "hidden" : "sample"}</td>
+        <td>
+          {custom ? t("rooms:verdicts.yourInput") : test.hidden ? t("rooms:verdicts.hidden") : t("rooms:verdicts.sample")}
+        </td>
         <td>{custom ? <RanBadge verdict={test.verdict} /> : <VerdictBadge verdict={test.verdict} status="done" />}</td>
         <td className="num">{formatMs(test.time_ms)}</td>
         <td className="num">{formatKb(test.memory_kb)}</td>
@@ -86,15 +98,15 @@ function TestRow({ test, custom }: { test: TestResult; custom: boolean }) {
         <tr className="test-detail">
           <td colSpan={5}>
             <details open={custom || test.verdict !== "accepted"}>
-              <summary>{custom ? "Input and output" : "Input, expected and output"}</summary>
+              <summary>{custom ? t("rooms:verdicts.inputOutput") : t("rooms:verdicts.inputExpectedOutput")}</summary>
               <div className="io-grid">
                 <div>
-                  <h4>Input</h4>
+                  <h4>{t("rooms:verdicts.input")}</h4>
                   <pre>{test.input}</pre>
                 </div>
                 {custom ? (
                   <div className="wide">
-                    <h4>Output</h4>
+                    <h4>{t("rooms:verdicts.output")}</h4>
                     <pre data-testid="custom-output">{test.output ?? ""}</pre>
                   </div>
                 ) : (
@@ -119,29 +131,30 @@ function TestRow({ test, custom }: { test: TestResult; custom: boolean }) {
 }
 
 function rowLabel(row: SubmissionRow, custom: boolean): string {
-  if (custom) return "Run on your input";
-  if (row.mode === "run") return "Run";
-  return row.detail?.auto ? "Submitted when the stage ended" : "Submit";
+  if (custom) return i18next.t("rooms:verdicts.runOnInput");
+  if (row.mode === "run") return i18next.t("rooms:verdicts.run");
+  return row.detail?.auto ? i18next.t("rooms:verdicts.autoSubmitted") : i18next.t("rooms:verdicts.submit");
 }
 
 export function SubmissionResult({ row }: { row: SubmissionRow }) {
+  const { t } = useTranslation();
   const detail = row.detail;
   const custom = row.mode === "run" && detail?.stdin != null;
   return (
     <div className="submission" data-testid="submission-result">
       <div className="submission-head">
         <strong>
-          {rowLabel(row, custom)} #{row.id} · part {row.part}
+          {t("rooms:verdicts.head", { label: rowLabel(row, custom), id: row.id, part: row.part })}
         </strong>
         {custom && isFinal(row.status) ? <RanBadge verdict={row.verdict} /> : <VerdictBadge verdict={row.verdict} status={row.status} position={row.position} />}
         {!custom && isFinal(row.status) && row.total > 0 && (
           <span className="muted small">
-            {row.passed}/{row.total} passed
+            {t("rooms:verdicts.passed", { passed: row.passed, total: row.total })}
           </span>
         )}
         {detail && isFinal(detail.status ?? "") && detail.tests.some((t) => t.hidden) && (
           <span className="muted small" data-testid="submission-max">
-            max {formatMs(detail.max_time_ms)} · {formatKb(detail.max_memory_kb)}
+            {t("rooms:verdicts.max", { time: formatMs(detail.max_time_ms), memory: formatKb(detail.max_memory_kb) })}
           </span>
         )}
       </div>
@@ -150,11 +163,11 @@ export function SubmissionResult({ row }: { row: SubmissionRow }) {
         <table className="tests">
           <thead>
             <tr>
-              <th scope="col">Test</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Verdict</th>
-              <th scope="col">Time</th>
-              <th scope="col">Memory</th>
+              <th scope="col">{t("rooms:verdicts.test")}</th>
+              <th scope="col">{t("rooms:verdicts.kind")}</th>
+              <th scope="col">{t("rooms:verdicts.verdict")}</th>
+              <th scope="col">{t("rooms:verdicts.time")}</th>
+              <th scope="col">{t("rooms:verdicts.memory")}</th>
             </tr>
           </thead>
           <tbody>
@@ -169,8 +182,9 @@ export function SubmissionResult({ row }: { row: SubmissionRow }) {
 }
 
 export function VerdictTable({ rows }: { rows: SubmissionRow[] }) {
+  const { t } = useTranslation();
   if (!rows.length) {
-    return <p className="muted small">Run your code on the samples (Ctrl/⌘+Enter) or submit it against the hidden tests (Ctrl/⌘+Shift+Enter).</p>;
+    return <p className="muted small">{t("rooms:verdicts.empty")}</p>;
   }
   const [latest, ...older] = rows;
   return (
@@ -178,11 +192,11 @@ export function VerdictTable({ rows }: { rows: SubmissionRow[] }) {
       <SubmissionResult row={latest!} />
       {older.length > 0 && (
         <details className="history">
-          <summary>Earlier runs ({older.length})</summary>
+          <summary>{t("rooms:verdicts.earlier", { count: older.length })}</summary>
           <ul>
             {older.map((r) => (
               <li key={r.id}>
-                {r.mode === "run" ? "Run" : "Submit"} #{r.id} · part {r.part} ·{" "}
+                {t("rooms:verdicts.earlierRow", { mode: r.mode, id: r.id, part: r.part })} ·{" "}
                 <VerdictBadge verdict={r.verdict} status={r.status} />{" "}
                 {isFinal(r.status) && r.total > 0 && (
                   <span className="muted small">

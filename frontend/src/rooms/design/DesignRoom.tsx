@@ -1,8 +1,10 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type * as Y from "yjs";
 
 import type { StageQuestion } from "../../api/client";
 import { useMe } from "../../auth/session";
+import { i18next } from "../../i18n";
 import { Markdown } from "../shared/Markdown";
 import { NextQuestionButton } from "../shared/ScriptedInterviewer";
 import { type Room, roomActive } from "../shared/useStageRoom";
@@ -11,15 +13,25 @@ import { ReadOnlyLabel, SaveIndicator } from "../shared/widgets";
 // Excalidraw is big: it loads only when a design room opens.
 const Whiteboard = lazy(() => import("./Whiteboard"));
 
-export const NOTE_SECTIONS: { key: string; label: string; hint: string }[] = [
-  { key: "requirements", label: "Requirements", hint: "Functional and non-functional; what is out of scope." },
-  { key: "estimates", label: "Estimates", hint: "QPS, tokens/s, KV-cache bytes per token, GPUs needed." },
-  { key: "api", label: "API", hint: "Endpoints, streaming, errors, idempotency keys." },
-  { key: "data_model", label: "Data model", hint: "What is stored where, and its keys." },
-  { key: "architecture", label: "Architecture", hint: "Components and the request path." },
-  { key: "deep_dives", label: "Deep dives", hint: "Batching, KV-cache paging, scheduling, failure handling." },
-  { key: "tradeoffs", label: "Trade-offs", hint: "What you chose, what you gave up, what you would measure." },
-];
+/** The sections of the structured notes; label and hint are read from the catalogue
+ * (`rooms:design.<key>`, `…Hint`) in the language shown when they are used. */
+export const NOTE_SECTIONS: readonly { readonly key: string; readonly label: string; readonly hint: string }[] = [
+  "requirements",
+  "estimates",
+  "api",
+  "data_model",
+  "architecture",
+  "deep_dives",
+  "tradeoffs",
+].map((key) => ({
+  key,
+  get label() {
+    return i18next.t(`rooms:design.${key}`);
+  },
+  get hint() {
+    return i18next.t(`rooms:design.${key}Hint`);
+  },
+}));
 const NOTE_THROTTLE_MS = 300;
 
 function NoteField({ map, section, editable }: { map: Y.Map<unknown>; section: (typeof NOTE_SECTIONS)[number]; editable: boolean }) {
@@ -95,6 +107,7 @@ function DesignQuestion({
   editable: boolean;
   side?: React.ReactNode;
 }) {
+  const { t } = useTranslation();
   const me = useMe();
   const canEdit = editable && roomActive(room);
   // The whiteboard is shared: the stage's coach (or an admin) draws on it too.
@@ -105,12 +118,12 @@ function DesignQuestion({
 
   return (
     <div className="design-room">
-      <section className="prompt-pane" aria-label="Prompt">
+      <section className="prompt-pane" aria-label={t("rooms:design.prompt")}>
         <h2>{question.title}</h2>
         <Markdown source={question.prompt ?? ""} />
         {room.stage.follow_ups.length > 0 && (
           <>
-            <h3>Follow-ups</h3>
+            <h3>{t("rooms:design.followUps")}</h3>
             <ol className="follow-up-list">
               {room.stage.follow_ups.map((f) => (
                 <li key={f.id}>
@@ -123,14 +136,14 @@ function DesignQuestion({
         <NextQuestionButton room={room} editable={editable} question={question.id} />
         {side}
       </section>
-      <section className="work-pane" aria-label="Your design">
+      <section className="work-pane" aria-label={t("rooms:design.yourDesign")}>
         <div className="toolbar">
-          <div className="tabs" role="tablist" aria-label="Design views">
+          <div className="tabs" role="tablist" aria-label={t("rooms:design.views")}>
             <button type="button" role="tab" aria-selected={tab === "notes"} className={`tab ${tab === "notes" ? "active" : ""}`} onClick={() => setTab("notes")}>
-              Structured notes
+              {t("rooms:design.notes")}
             </button>
             <button type="button" role="tab" aria-selected={tab === "board"} className={`tab ${tab === "board" ? "active" : ""}`} onClick={() => setTab("board")}>
-              Whiteboard
+              {t("rooms:design.whiteboard")}
             </button>
           </div>
           <span className="spacer" />
@@ -144,7 +157,7 @@ function DesignQuestion({
           </div>
         ) : (
           <div className="board" role="tabpanel">
-            <Suspense fallback={<p className="muted">Loading the whiteboard…</p>}>
+            <Suspense fallback={<p className="muted">{t("rooms:design.loadingBoard")}</p>}>
               <Whiteboard scene={scene} editable={canDraw} />
             </Suspense>
           </div>

@@ -9,9 +9,13 @@ import "@excalidraw/excalidraw/index.css";
 
 import { CaptureUpdateAction, Excalidraw, reconcileElements } from "@excalidraw/excalidraw";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import type * as Y from "yjs";
 
 const THROTTLE_MS = 500;
+
+/** Excalidraw's own menus speak our languages under its language codes. */
+const EXCALIDRAW_LANGUAGE: Record<string, string> = { en: "en", "zh-Hans": "zh-CN", "zh-Hant": "zh-TW" };
 
 export interface SceneElement {
   id: string;
@@ -39,6 +43,7 @@ export function sceneSignature(elements: Elements): string {
 }
 
 export default function Whiteboard({ scene, editable }: { scene: Y.Map<unknown>; editable: boolean }) {
+  const { t, i18n } = useTranslation();
   const [api, setApi] = useState<Api>(null);
   const initial = useMemo(() => ({ elements: parseScene(scene.get("elements")) }), [scene]);
   const lastText = useRef(String(scene.get("elements") ?? ""));
@@ -95,6 +100,7 @@ export default function Whiteboard({ scene, editable }: { scene: Y.Map<unknown>;
         initialData={initial as any}
         excalidrawAPI={(value: Api) => setApi(value)}
         viewModeEnabled={!editable}
+        langCode={EXCALIDRAW_LANGUAGE[i18n.language] ?? "en"}
         onChange={(elements: Elements) => {
           // How many elements the board shows, for a look from outside (the browser tests).
           if (board.current) board.current.dataset.elements = String(elements.filter((e) => !e.isDeleted).length);
@@ -110,7 +116,7 @@ export default function Whiteboard({ scene, editable }: { scene: Y.Map<unknown>;
         onClick={() => api?.scrollToContent(undefined, { fitToContent: true, animate: true })}
         disabled={!api}
       >
-        Fit
+        {t("rooms:design.fit")}
       </button>
     </div>
   );

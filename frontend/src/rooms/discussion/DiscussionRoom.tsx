@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 
 import { api, type StageQuestion } from "../../api/client";
 import { SpokenAnswer } from "../../recording/SpokenAnswer";
@@ -8,6 +9,7 @@ import { autosaveLabel, useAutosave } from "../shared/useAutosave";
 import { type Room, roomActive } from "../shared/useStageRoom";
 
 function AnswerEditor({ room, question, editable }: { room: Room; question: StageQuestion; editable: boolean }) {
+  const { t } = useTranslation();
   const saved = room.stage.answers.find((a) => a.question === question.id);
   const [text, setText] = useState(saved?.text ?? "");
   const live = roomActive(room);
@@ -25,15 +27,15 @@ function AnswerEditor({ room, question, editable }: { room: Room; question: Stag
   if (!editable || !live) {
     return (
       <div className="answer-readonly">
-        <h3>Answer</h3>
-        {saved?.text ? <pre className="prose-pre">{saved.text}</pre> : <p className="muted">No answer yet.</p>}
+        <h3>{t("rooms:discussion.answer")}</h3>
+        {saved?.text ? <pre className="prose-pre">{saved.text}</pre> : <p className="muted">{t("rooms:discussion.noAnswer")}</p>}
       </div>
     );
   }
   return (
     <div className="answer">
       <div className="toolbar">
-        <label htmlFor={id}>Your answer</label>
+        <label htmlFor={id}>{t("rooms:discussion.yourAnswer")}</label>
         <span className="spacer" />
         <span className={`save save-${autosave.state.kind}`} aria-live="polite" data-testid="save-status">
           {autosaveLabel(autosave.state)}
@@ -48,7 +50,7 @@ function AnswerEditor({ room, question, editable }: { room: Room; question: Stag
           autosave.change(e.target.value);
         }}
         onBlur={() => void autosave.flush()}
-        placeholder="Write as you would speak: context, what you did, the numbers, what you would change."
+        placeholder={t("rooms:discussion.placeholder")}
       />
       <SpokenAnswer room={room} questionId={question.id} onTranscript={addTranscript} />
     </div>
@@ -56,6 +58,7 @@ function AnswerEditor({ room, question, editable }: { room: Room; question: Stag
 }
 
 export function DiscussionWorkspace({ room, editable }: { room: Room; editable: boolean }) {
+  const { t } = useTranslation();
   const questions = room.stage.questions;
   return (
     <div className="discussion-room">
@@ -68,7 +71,7 @@ export function DiscussionWorkspace({ room, editable }: { room: Room; editable: 
       ))}
       {(room.stage.follow_ups.length > 0 || room.stage.scripted_follow_ups_left > 0) && (
         <section className="card" aria-labelledby="asked-title">
-          <h2 id="asked-title">Follow-up questions</h2>
+          <h2 id="asked-title">{t("rooms:discussion.followUps")}</h2>
           {room.stage.follow_ups.length > 0 ? (
             <ol className="follow-up-list" data-testid="follow-up-list">
               {room.stage.follow_ups.map((f) => (
@@ -78,7 +81,7 @@ export function DiscussionWorkspace({ room, editable }: { room: Room; editable: 
               ))}
             </ol>
           ) : (
-            <p className="muted small">None yet: answer above, in your own words.</p>
+            <p className="muted small">{t("rooms:discussion.none")}</p>
           )}
           <NextQuestionButton room={room} editable={editable} />
         </section>

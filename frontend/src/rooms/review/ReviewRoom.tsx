@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 import {
   api,
@@ -9,6 +10,7 @@ import {
   type StageQuestion,
 } from "../../api/client";
 import { useMe } from "../../auth/session";
+import { formatPercent } from "../../i18n/format";
 import { useAsync } from "../../lib/useAsync";
 import { ReviewMatchOverrides } from "../../reports/ReviewMatchOverrides";
 import { Markdown } from "../shared/Markdown";
@@ -26,38 +28,41 @@ export function nextRange(current: LineRange | null, line: number, extend: boole
 }
 
 function ScoreView({ score, overrides }: { score: ReviewScore; overrides?: React.ReactNode }) {
-  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  const { t } = useTranslation();
+  const pct = (x: number) => formatPercent(x);
   return (
     <section className="card review-score" aria-labelledby="score-title" data-testid="review-score">
-      <h2 id="score-title">How your review compares</h2>
+      <h2 id="score-title">{t("rooms:review.compares")}</h2>
       <div className="metrics">
         <div className="metric">
           <span className="metric-value">{pct(score.recall)}</span>
-          <span className="metric-label">recall — planted flaws you found</span>
+          <span className="metric-label">{t("rooms:review.recall")}</span>
         </div>
         <div className="metric">
           <span className="metric-value">{pct(score.precision)}</span>
-          <span className="metric-label">precision — comments that hit a flaw</span>
+          <span className="metric-label">{t("rooms:review.precision")}</span>
         </div>
         <div className="metric">
           <span className="metric-value">{score.comments}</span>
-          <span className="metric-label">comments</span>
+          <span className="metric-label">{t("rooms:review.comments")}</span>
         </div>
       </div>
-      <h3>Found ({score.matched.length})</h3>
+      <h3>{t("rooms:review.found", { count: score.matched.length })}</h3>
       <ul className="flaws">
         {score.matched.map((f, i) => (
           <li key={i} className="flaw found">
-            <strong>{REVIEW_CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
+            <strong>{REVIEW_CATEGORY_LABEL[f.category] ?? f.category}</strong> ·{" "}
+            {t("common:flawWhere", { first: f.lines[0], last: f.lines[1], severity: f.severity })}
             <p>{f.explanation}</p>
           </li>
         ))}
       </ul>
-      <h3>Missed ({score.missed.length})</h3>
+      <h3>{t("rooms:review.missed", { count: score.missed.length })}</h3>
       <ul className="flaws">
         {score.missed.map((f, i) => (
           <li key={i} className="flaw missed">
-            <strong>{REVIEW_CATEGORY_LABEL[f.category] ?? f.category}</strong> · lines {f.lines[0]}–{f.lines[1]} · {f.severity}
+            <strong>{REVIEW_CATEGORY_LABEL[f.category] ?? f.category}</strong> ·{" "}
+            {t("common:flawWhere", { first: f.lines[0], last: f.lines[1], severity: f.severity })}
             <p>{f.explanation}</p>
           </li>
         ))}
@@ -81,6 +86,7 @@ function DocReview({
   editable: boolean;
   side?: React.ReactNode;
 }) {
+  const { t } = useTranslation();
   const lines = useMemo(() => (question.document ?? "").split("\n"), [question.document]);
   const comments = useAsync(() => api.reviewComments(room.stage.id), [room.stage.id]);
   const [range, setRange] = useState<LineRange | null>(null);
@@ -143,7 +149,7 @@ function DocReview({
   }
 
   async function remove(comment: ReviewComment) {
-    if (!window.confirm(`Delete your comment on lines ${comment.lines[0]}–${comment.lines[1]}?`)) return;
+    if (!window.confirm(t("rooms:review.confirmDelete", { first: comment.lines[0], last: comment.lines[1] }))) return;
     await change(
       () => api.reviewCommentDelete(room.stage.id, comment.id),
       () => {
@@ -154,11 +160,11 @@ function DocReview({
 
   return (
     <div className="review-room">
-      <section className="doc-pane" aria-label="Design document">
+      <section className="doc-pane" aria-label={t("rooms:review.document")}>
         <h2>{question.title}</h2>
         <Markdown source={question.prompt ?? ""} className="small" />
         <p className="small muted">
-          {canComment ? "Click a line number to select it; shift-click another to select a range." : ""}
+          {canComment ? t("rooms:review.howToSelect") : ""}
         </p>
         <ol className="doc-lines" data-testid="doc-lines">
           {lines.map((line, i) => {
@@ -169,7 +175,7 @@ function DocReview({
                 <button
                   type="button"
                   className="ln"
-                  aria-label={`Line ${n}`}
+                  aria-label={t("rooms:review.line", { n })}
                   aria-pressed={Boolean(selected)}
                   disabled={!canComment}
                   onClick={(e) => setRange((r) => nextRange(r, n, e.shiftKey))}
@@ -184,13 +190,17 @@ function DocReview({
       </section>
       <aside className="side-pane">
         {canComment && (
-          <form className="card comment-form" onSubmit={add} aria-label={editing ? "Edit comment" : "New comment"}>
+          <form className="card comment-form" onSubmit={add} aria-label={editing ? t("rooms:review.editLabel") : t("rooms:review.newLabel")}>
             <h3>
-              {editing ? "Edit your comment on " : range ? "Comment on " : ""}
-              {range ? `line${range[0] === range[1] ? ` ${range[0]}` : `s ${range[0]}–${range[1]}`}` : "Select lines to comment"}
+              {range
+                ? t("rooms:review.heading", {
+                    mode: editing ? "edit" : "new",
+                    range: t("rooms:review.range", { same: String(range[0] === range[1]), first: range[0], last: range[1] }),
+                  })
+                : t("rooms:review.selectLines")}
             </h3>
             <label>
-              Category
+              {t("rooms:review.category")}
               <select value={category} onChange={(e) => setCategory(e.target.value as ReviewCategory)}>
                 {REVIEW_CATEGORIES.map((c) => (
                   <option key={c.value} value={c.value}>
@@ -200,16 +210,16 @@ function DocReview({
               </select>
             </label>
             <label>
-              Comment
+              {t("rooms:review.comment")}
               <textarea value={text} onChange={(e) => setText(e.target.value)} rows={4} required />
             </label>
             <div className="row">
               <button type="submit" className="primary" disabled={!range || !text.trim() || busy}>
-                {editing ? "Save changes" : "Add comment"}
+                {editing ? t("rooms:review.save") : t("rooms:review.add")}
               </button>
               {editing && (
                 <button type="button" className="secondary" onClick={stopEditing} disabled={busy}>
-                  Cancel
+                  {t("common:cancel")}
                 </button>
               )}
             </div>
@@ -221,23 +231,23 @@ function DocReview({
           </form>
         )}
         <section className="card" aria-labelledby="comments-title">
-          <h3 id="comments-title">Comments ({mine.length})</h3>
+          <h3 id="comments-title">{t("rooms:review.list", { count: mine.length })}</h3>
           {comments.error !== undefined && <p className="error">{describeError(comments.error)}</p>}
           <ul className="comment-list" data-testid="review-comments">
             {mine.map((c: ReviewComment) => (
               <li key={c.id}>
                 <button type="button" className="link" onClick={() => setRange([c.lines[0]!, c.lines[1]!])}>
-                  Lines {c.lines[0]}–{c.lines[1]}
+                  {t("rooms:review.lines", { first: c.lines[0], last: c.lines[1] })}
                 </button>{" "}
                 <span className="chip">{REVIEW_CATEGORY_LABEL[c.category] ?? c.category}</span>
                 <p>{c.text}</p>
                 {canComment && (
                   <span className="row small">
-                    <button type="button" className="link" onClick={() => edit(c)} aria-label={`Edit comment on lines ${c.lines[0]}–${c.lines[1]}`}>
-                      Edit
+                    <button type="button" className="link" onClick={() => edit(c)} aria-label={t("rooms:review.editOn", { first: c.lines[0], last: c.lines[1] })}>
+                      {t("common:edit")}
                     </button>
-                    <button type="button" className="link" onClick={() => void remove(c)} aria-label={`Delete comment on lines ${c.lines[0]}–${c.lines[1]}`}>
-                      Delete
+                    <button type="button" className="link" onClick={() => void remove(c)} aria-label={t("rooms:review.deleteOn", { first: c.lines[0], last: c.lines[1] })}>
+                      {t("common:delete")}
                     </button>
                   </span>
                 )}

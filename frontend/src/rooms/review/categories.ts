@@ -1,18 +1,34 @@
 // The review-flaw categories (DESIGN.md) with the labels people read: the review room,
-// the flaw editor, replays and reports all name them the same way.
+// the flaw editor, replays and reports all name them the same way, in the language shown
+// (each label is read from the catalogue when it is used).
 import type { ReviewCategory } from "../../api/client";
+import { i18next } from "../../i18n";
 
-export const REVIEW_CATEGORIES: { value: ReviewCategory; label: string }[] = [
-  { value: "spof", label: "Single point of failure" },
-  { value: "timeouts", label: "Timeouts / synchronous calls" },
-  { value: "gpu-memory", label: "GPU memory / KV cache" },
-  { value: "prefill-decode", label: "Prefill vs decode" },
-  { value: "concurrency", label: "Concurrency / deadlock" },
-  { value: "consistency", label: "Consistency / split-brain" },
-  { value: "idempotency", label: "Idempotency" },
-  { value: "observability", label: "Observability / metrics" },
-  { value: "security", label: "Security" },
-  { value: "other", label: "Other" },
+const CATEGORIES: ReviewCategory[] = [
+  "spof",
+  "timeouts",
+  "gpu-memory",
+  "prefill-decode",
+  "concurrency",
+  "consistency",
+  "idempotency",
+  "observability",
+  "security",
+  "other",
 ];
 
-export const REVIEW_CATEGORY_LABEL: Record<string, string> = Object.fromEntries(REVIEW_CATEGORIES.map((c) => [c.value, c.label]));
+const label = (category: ReviewCategory) => i18next.t(`rooms:category.${category}`);
+
+export const REVIEW_CATEGORIES: readonly { readonly value: ReviewCategory; readonly label: string }[] = CATEGORIES.map(
+  (value) => ({
+    value,
+    get label() {
+      return label(value);
+    },
+  }),
+);
+
+export const REVIEW_CATEGORY_LABEL: Record<string, string> = Object.defineProperties(
+  {},
+  Object.fromEntries(CATEGORIES.map((value) => [value, { enumerable: true, get: () => label(value) }])),
+);

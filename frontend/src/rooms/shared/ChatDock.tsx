@@ -3,6 +3,7 @@
 // scrolling past the prompt, collapsible, and saying "Chat (3)" when messages from the other
 // side arrive while it is closed or out of sight.
 import { type ReactNode, type RefObject, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 import type { StageMessage } from "../../ws/socket";
 
@@ -41,7 +42,7 @@ export function ChatDock({
   events,
   me,
   syncedSeq,
-  label = "Chat",
+  label,
   children,
 }: {
   events: StageMessage[];
@@ -51,6 +52,7 @@ export function ChatDock({
   /** The chat panel itself. */
   children: ReactNode;
 }) {
+  const { t } = useTranslation();
   const [open, setOpen] = useState(true);
   const dock = useRef<HTMLDivElement>(null);
   const onScreen = useOnScreen(dock);
@@ -59,14 +61,14 @@ export function ChatDock({
     <div className={`chat-dock ${open ? "open" : "closed"}`} ref={dock} data-testid="chat-dock">
       <button type="button" className="chat-dock-toggle" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         <span>
-          {label}
+          {label ?? t("rooms:page.chat")}
           {unread > 0 && (
-            <span className="unread" data-testid="chat-unread" aria-label={`, ${unread} unread`}>
+            <span className="unread" data-testid="chat-unread" aria-label={t("rooms:chatDock.unread", { count: unread })}>
               {` (${unread})`}
             </span>
           )}
         </span>
-        <span className="muted small">{open ? "Hide" : "Show"}</span>
+        <span className="muted small">{open ? t("rooms:chatDock.hide") : t("rooms:chatDock.show")}</span>
       </button>
       {open && children}
     </div>

@@ -5,6 +5,7 @@
 // for the stage's room — or, for a kind this build cannot show, the "not supported" panel in
 // its place.
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
 import type { StageKindSpec } from "../../api/client";
@@ -17,24 +18,29 @@ import { type Room, useStageRoom } from "./useStageRoom";
 import { ConnectionBadge, Countdown, RoomNotices } from "./widgets";
 
 export function RoomHeader({ room, kinds, children }: { room: Room; kinds: StageKinds; children?: ReactNode }) {
+  const { t } = useTranslation();
   const stage = room.stage;
   const others = room.presence.filter((p) => p.user !== stage.candidate);
   return (
     <div className="room-header">
       <div className="room-title">
         <p className="crumbs">
-          <Link to={`/loops/${stage.loop}`}>Loop</Link> / {stageKindLabel(kinds, stage.kind)}
+          <Link to={`/loops/${stage.loop}`}>{t("rooms:shell.loop")}</Link> / {stageKindLabel(kinds, stage.kind)}
         </p>
         <h1>{stage.title}</h1>
       </div>
       <div className="room-status">
         <span className={`badge status-${stage.status} ${room.refused ? "stale" : ""}`} data-testid="stage-status">
-          {stage.status}
+          {t(`common:stageStatus.${stage.status}`)}
         </span>
         {stage.coach ? (
-          <span className="small muted">coach {stage.coach}{others.some((p) => p.user === stage.coach) ? " · here" : ""}</span>
+          <span className="small muted">
+            {others.some((p) => p.user === stage.coach)
+              ? t("rooms:shell.coachHere", { coach: stage.coach })
+              : t("rooms:shell.coach", { coach: stage.coach })}
+          </span>
         ) : stage.coach_requested ? (
-          <span className="small muted">waiting for a coach</span>
+          <span className="small muted">{t("rooms:shell.waitingForCoach")}</span>
         ) : null}
         <Countdown timer={room.timer} stale={room.refused} />
         <ConnectionBadge state={room.connection} />
@@ -89,6 +95,7 @@ export function RoomLoader({
   editable: boolean;
   children: (room: Room, kinds: StageKinds) => ReactNode;
 }) {
+  const { t } = useTranslation();
   const { room, problem, retry } = useStageRoom(stageId, editable);
   const { kinds, problem: kindsProblem } = useStageKinds();
   if (room && kinds) return children(room, kinds);
@@ -96,7 +103,7 @@ export function RoomLoader({
   if (kindsProblem) return <Problem error={kindsProblem.error} retry={{ problem: kindsProblem, onRetry: stageKindsStore.retry }} />;
   return (
     <main id="main" className="room">
-      <p className="muted">Loading the room…</p>
+      <p className="muted">{t("rooms:shell.loading")}</p>
     </main>
   );
 }

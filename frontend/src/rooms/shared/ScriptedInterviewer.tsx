@@ -2,6 +2,7 @@
 // asks for its next follow-up at once (it also asks by itself once an answer has grown
 // enough), and the notice that says nobody else is in the room.
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 
 import { api, describeError } from "../../api/client";
 import { type Room, roomActive } from "./useStageRoom";
@@ -12,6 +13,7 @@ export function isSolo(room: Room): boolean {
 }
 
 export function NextQuestionButton({ room, editable, question }: { room: Room; editable: boolean; question?: number }) {
+  const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const left = room.stage.scripted_follow_ups_left ?? 0;
@@ -33,11 +35,9 @@ export function NextQuestionButton({ room, editable, question }: { room: Room; e
   return (
     <div className="next-question">
       <button type="button" className="secondary small" onClick={() => void ask()} disabled={busy} data-testid="next-question">
-        Next question
+        {t("rooms:scripted.next")}
       </button>
-      <span className="muted small">
-        {left === 1 ? "1 more question" : `${left} more questions`} · asked by itself once you have answered
-      </span>
+      <span className="muted small">{t("rooms:scripted.left", { count: left })}</span>
       {error && (
         <p className="error small" role="alert">
           {error}
@@ -48,10 +48,10 @@ export function NextQuestionButton({ room, editable, question }: { room: Room; e
 }
 
 export function SoloNotice() {
+  const { t } = useTranslation();
   return (
     <p className="notice small solo-notice" data-testid="solo-notice">
-      Solo practice: the interviewer is scripted. It asks its follow-ups as you answer and on its timers. Nobody reads
-      the chat here, so use it as a notepad.
+      {t("rooms:scripted.solo")}
     </p>
   );
 }

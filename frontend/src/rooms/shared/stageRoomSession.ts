@@ -13,6 +13,7 @@
 // again, when the browser is back online. Only the opening itself can fail the page, and
 // it too tries again by itself. A room whose socket the server refused (4403) is inert.
 import { api, type StageDetail, type Submission } from "../../api/client";
+import { i18next } from "../../i18n";
 import { type LoadProblem, nextProblem } from "../../lib/retry";
 import { type SaveStatus, SharedDocs } from "../../ws/sharedDocs";
 import { reportSignedOut } from "../../api/client";
@@ -358,7 +359,7 @@ export class StageRoomSession {
         }
         return;
       case "error":
-        this.update({ lastError: String(message.detail ?? "The server refused a message.") });
+        this.update({ lastError: String(message.detail ?? i18next.t("rooms:refusedMessage")) });
         return;
       case "cursor":
       case "pong":

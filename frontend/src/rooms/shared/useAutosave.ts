@@ -3,6 +3,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
 import { describeError } from "../../api/client";
+import { i18next } from "../../i18n";
+import { formatDateTime } from "../../i18n/format";
 
 export type AutosaveState =
   | { kind: "saved"; at: Date | null }
@@ -13,13 +15,17 @@ export type AutosaveState =
 export function autosaveLabel(state: AutosaveState): string {
   switch (state.kind) {
     case "saved":
-      return state.at ? `Saved · ${state.at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })}` : "Saved";
+      return state.at
+        ? i18next.t("rooms:autosave.savedAt", {
+            time: formatDateTime(state.at, { hour: "2-digit", minute: "2-digit", second: "2-digit" }),
+          })
+        : i18next.t("rooms:autosave.saved");
     case "dirty":
-      return "Unsaved changes";
+      return i18next.t("rooms:autosave.dirty");
     case "saving":
-      return "Saving…";
+      return i18next.t("rooms:autosave.saving");
     case "error":
-      return `Not saved: ${state.message}`;
+      return i18next.t("rooms:autosave.error", { message: state.message });
   }
 }
 

@@ -1,7 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 
 import { ApiError, api, describeError, NetworkError } from "../../api/client";
+import { i18next } from "../../i18n";
 import { formatClock, formatTime } from "../../lib/format";
 import { type LoadProblem, useSecondsUntil } from "../../lib/retry";
 import { useFollowUpText } from "../../ws/followUpText";
@@ -17,6 +19,7 @@ export function remainingNow(timer: TimerState, now = performance.now()): number
 /** The stage clock. `stale`: no longer kept in step with the server (a refused room), so
  * shown muted rather than as the live clock. */
 export function Countdown({ timer, stale = false }: { timer: TimerState; stale?: boolean }) {
+  const { t } = useTranslation();
   const [, tick] = useState(0);
   useEffect(() => {
     const id = setInterval(() => tick((n) => n + 1), 500);
@@ -25,75 +28,71 @@ export function Countdown({ timer, stale = false }: { timer: TimerState; stale?:
   const left = remainingNow(timer);
   const low = timer.status === "live" && left < 5 * 60_000;
   const label =
-    timer.status === "done" ? "Finished" : timer.status === "pending" ? "Not started" : formatClock(left);
+    timer.status === "done"
+      ? t("rooms:clock.finished")
+      : timer.status === "pending"
+        ? t("rooms:clock.notStarted")
+        : formatClock(left);
   return (
     <span
       className={`countdown ${low && !stale ? "low" : ""} ${timer.paused ? "paused" : ""} ${stale ? "stale" : ""}`}
       role="timer"
-      aria-label={`Time left ${label}${timer.paused ? " (paused)" : ""}${stale ? " (no longer updated)" : ""}`}
-      title={stale ? "The last clock this room knew; it is no longer updated." : undefined}
+      aria-label={t("rooms:clock.label", { label, paused: String(Boolean(timer.paused)), stale: String(stale) })}
+      title={stale ? t("rooms:clock.stale") : undefined}
       data-testid="countdown"
     >
       {label}
-      {timer.paused && <span className="small"> · paused</span>}
+      {timer.paused && <span className="small"> · {t("rooms:clock.paused")}</span>}
     </span>
   );
 }
 
-const CONNECTION_LABEL: Record<ConnectionState, string> = {
-  connecting: "Connecting…",
-  syncing: "Syncing…",
-  live: "Live",
-  reconnecting: "Reconnecting…",
-  refused: "Not allowed",
-  "signed-out": "Signed out",
-  closed: "Offline",
-};
-
 export function ConnectionBadge({ state }: { state: ConnectionState }) {
-  const ok = state === "live";
+  const { t } = useTranslation();
   return (
     <span className={`conn conn-${state}`} role="status" aria-live="polite" data-testid="connection">
       <span className="dot" aria-hidden="true" />
-      {ok ? "Live" : CONNECTION_LABEL[state]}
+      {t(`rooms:connection.${state}`)}
     </span>
   );
 }
 
 /** The server refused the room's socket (4403): it will not reconnect, so say why and where to go. */
 export function RefusedNotice() {
+  const { t } = useTranslation();
   return (
     <p className="error room-refused" role="alert" data-testid="room-refused">
-      You no longer have access to this stage. <Link to="/">Go back to your dashboard.</Link>
+      {t("rooms:refused.text")} <Link to="/">{t("rooms:refused.back")}</Link>
     </p>
   );
 }
 
 function reloadReason(error: unknown): string {
-  if (error instanceof NetworkError) return "the server can't be reached";
-  if (error instanceof ApiError && error.status >= 500) return "the server had a problem";
+  if (error instanceof NetworkError) return i18next.t("rooms:reload.unreachable");
+  if (error instanceof ApiError && error.status >= 500) return i18next.t("rooms:reload.server");
   return describeError(error).replace(/\.$/, "");
 }
 
 /** A reload of the stage failed: the room goes on with what it has, and says so — small,
  * out of the way, with when it tries again and a way to try now. */
 export function ReloadNotice({ problem, onRetry }: { problem: LoadProblem; onRetry: () => void }) {
+  const { t } = useTranslation();
   const seconds = useSecondsUntil(problem.retryAt);
-  const next = seconds > 0 ? ` Retrying in ${seconds} s.` : " Retrying…";
+  const next = seconds > 0 ? t("rooms:reload.in", { seconds }) : t("rooms:reload.now");
   return (
     <div className="notice small reload-notice" role="status" data-testid="room-reload-failed">
       <span>
-        Couldn't refresh the stage: {reloadReason(problem.error)}. You see what was loaded before.
+        {t("rooms:reload.text", { reason: reloadReason(problem.error) })}
         {problem.retryAt !== null && (
           <>
             {/* The countdown ticks every second: a live region would read each tick out. */}
-            <span className="sr-only"> It is retried automatically.</span>
-            <span aria-hidden="true">{next}</span>
+            <span className="sr-only"> {t("rooms:reload.auto")}</span>
+            <span aria-hidden="true"> {next}</span>
           </>
         )}
       </span>
       <button type="button" className="link" onClick={onRetry}>
-        Retry now
+        {t("rooms:reload.retry")}
       </button>
     </div>
   );
@@ -108,7 +107,12 @@ export function RoomNotices({ room }: { room: Room }) {
 
 /** What a watcher (the coach, or anyone once the room is refused) sees in place of the save status. */
 export function ReadOnlyLabel({ room }: { room: Room }) {
-  const label = room.refused ? "Read-only · no access" : room.stage.status === "live" ? "Read-only · live" : "Read-only";
+  const { t } = useTranslation();
+  const label = room.refused
+    ? t("rooms:readOnly.noAccess")
+    : room.stage.status === "live"
+      ? t("rooms:readOnly.live")
+      : t("rooms:readOnly.plain");
   return (
     <span className="muted small" data-testid="read-only">
       {label}
@@ -117,6 +121,7 @@ export function ReadOnlyLabel({ room }: { room: Room }) {
 }
 
 export function SaveIndicator({ status }: { status: SaveStatus }) {
+  const { t } = useTranslation();
   const label = saveLabel(status);
   const kind = status.error ? "error" : status.pending ? (status.offline ? "offline" : "saving") : "saved";
   return (
@@ -124,7 +129,7 @@ export function SaveIndicator({ status }: { status: SaveStatus }) {
       className={`save save-${kind}`}
       aria-live="polite"
       data-testid="save-status"
-      title={status.savedSeq ? `Saved up to event ${status.savedSeq} of the room's log` : undefined}
+      title={status.savedSeq ? t("rooms:autosave.savedUpTo", { seq: status.savedSeq }) : undefined}
     >
       {label}
     </span>
@@ -132,6 +137,7 @@ export function SaveIndicator({ status }: { status: SaveStatus }) {
 }
 
 export function FollowUpBanners({ events }: { events: StageMessage[] }) {
+  const { t } = useTranslation();
   const followUps = events.filter((e) => e.type === "follow_up");
   const [dismissed, setDismissed] = useState<Set<number>>(new Set());
   const textOf = useFollowUpText();
@@ -141,15 +147,17 @@ export function FollowUpBanners({ events }: { events: StageMessage[] }) {
     <div className="banners">
       {visible.map((f) => (
         <div key={f.seq} className="banner follow-up-banner" role="alert" data-testid="follow-up-banner">
-          <strong>Follow-up{f.unlocks_part ? ` · part ${f.unlocks_part} unlocked` : ""}</strong>
+          <strong>
+            {f.unlocks_part ? t("rooms:banner.followUpUnlocked", { part: f.unlocks_part }) : t("rooms:banner.followUp")}
+          </strong>
           <p>{textOf(f)}</p>
           <button
             type="button"
             className="link"
-            aria-label="Dismiss follow-up"
+            aria-label={t("rooms:banner.dismissLabel")}
             onClick={() => setDismissed((s) => new Set(s).add(f.seq))}
           >
-            Dismiss
+            {t("rooms:banner.dismiss")}
           </button>
         </div>
       ))}
@@ -171,6 +179,7 @@ export function ChatPanel({
   /** A solo stage: nobody else reads it, so it is named for what it is. */
   notepad?: boolean;
 }) {
+  const { t } = useTranslation();
   const messages = events.filter((e) => e.type === "chat");
   const [text, setText] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -194,10 +203,10 @@ export function ChatPanel({
 
   return (
     <section className="panel chat" aria-labelledby="chat-title">
-      <h2 id="chat-title">{notepad ? "Notepad" : "Chat"}</h2>
-      {notepad && <p className="muted small">Only you read this: the interviewer is scripted.</p>}
+      <h2 id="chat-title">{notepad ? t("rooms:page.notepad") : t("rooms:page.chat")}</h2>
+      {notepad && <p className="muted small">{t("rooms:chat.notepadNote")}</p>}
       <ol className="chat-list" ref={listRef} aria-live="polite">
-        {messages.length === 0 && <li className="muted small">{notepad ? "No notes yet." : "No messages yet."}</li>}
+        {messages.length === 0 && <li className="muted small">{notepad ? t("rooms:chat.noNotes") : t("rooms:chat.noMessages")}</li>}
         {messages.map((m) => (
           <li key={m.seq} className={m.actor === me ? "mine" : ""}>
             <span className="chat-meta">
@@ -210,17 +219,17 @@ export function ChatPanel({
       {!closed && (
         <form onSubmit={send} className="chat-form">
           <label className="sr-only" htmlFor={`chat-input-${stageId}`}>
-            Message
+            {t("rooms:chat.message")}
           </label>
           <input
             id={`chat-input-${stageId}`}
             value={text}
             onChange={(e) => setText(e.target.value)}
-            placeholder={notepad ? "A note to yourself…" : "Message…"}
+            placeholder={notepad ? t("rooms:chat.notePlaceholder") : t("rooms:chat.messagePlaceholder")}
             maxLength={4000}
           />
           <button type="submit" className="secondary small">
-            {notepad ? "Add" : "Send"}
+            {notepad ? t("rooms:chat.add") : t("rooms:chat.send")}
           </button>
         </form>
       )}

@@ -2,9 +2,12 @@
 // mute, camera, device choice, and a plain sentence for where the call stands. The
 // connections themselves are the CallSession's (./callSession.ts).
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useTranslation } from "react-i18next";
 
 import { api, type StageDetail } from "../../../api/client";
 import { useMe } from "../../../auth/session";
+import { i18next } from "../../../i18n";
+import { formatList } from "../../../i18n/format";
 import { RecordingControls } from "../../../recording/RecordingControls";
 import type { PresenceEntry, Room } from "../stageRoomSession";
 import { type CallPeer, CallSession, type CallSnapshot } from "./callSession";
@@ -35,35 +38,36 @@ export function callStatus(stage: StageDetail, me: string, presence: PresenceEnt
   };
   if (me === stage.candidate) {
     const coach = stage.coach;
-    if (!coach) return "No coach yet: the call starts when a coach takes this stage.";
+    if (!coach) return i18next.t("rooms:call.noCoach");
     return describe(coach, {
-      connected: `In a call with your coach, ${coach}.`,
-      dropped: `The call with your coach, ${coach}, dropped; reconnecting…`,
-      connecting: `Your coach, ${coach}, is connecting…`,
-      absent: `Waiting for your coach, ${coach}, to join the room.`,
+      connected: i18next.t("rooms:call.withCoach", { coach }),
+      dropped: i18next.t("rooms:call.coachDropped", { coach }),
+      connecting: i18next.t("rooms:call.coachConnecting", { coach }),
+      absent: i18next.t("rooms:call.coachAbsent", { coach }),
     });
   }
   if (me === stage.coach) {
-    const candidate = stage.candidate ?? "the candidate";
+    const candidate = stage.candidate ?? i18next.t("rooms:call.theCandidate");
     return describe(candidate, {
-      connected: `In a call with ${candidate}.`,
-      dropped: `The call with ${candidate} dropped; reconnecting…`,
-      connecting: `${candidate} is connecting…`,
-      absent: `Waiting for the candidate (${candidate}) to join the room.`,
+      connected: i18next.t("rooms:call.withCandidate", { candidate }),
+      dropped: i18next.t("rooms:call.candidateDropped", { candidate }),
+      connecting: i18next.t("rooms:call.candidateConnecting", { candidate }),
+      absent: i18next.t("rooms:call.candidateAbsent", { candidate }),
     });
   }
   const talkingNow = peers.filter((p) => !p.listenOnly && CONNECTED.has(p.ice)).map((p) => p.user);
   return talkingNow.length
-    ? `Shadowing: listening in to ${talkingNow.join(" and ")}; your microphone and camera stay off.`
-    : "Shadowing: listening in (your microphone and camera stay off); waiting for the call to start.";
+    ? i18next.t("rooms:call.shadowingTalk", { users: formatList(talkingNow) })
+    : i18next.t("rooms:call.shadowingWait");
 }
 
 export function CallPanel({ room }: { room: Room }) {
+  const { t } = useTranslation();
   const me = useMe();
   if (!CallSession.supported()) {
     return (
-      <section className="call-panel" data-testid="call-panel" aria-label="Call">
-        <p className="small muted">This browser cannot hold calls (no WebRTC): use the chat, or open the room in a current browser.</p>
+      <section className="call-panel" data-testid="call-panel" aria-label={t("rooms:call.label")}>
+        <p className="small muted">{t("rooms:call.noWebrtc")}</p>
       </section>
     );
   }
@@ -71,6 +75,7 @@ export function CallPanel({ room }: { room: Room }) {
 }
 
 function CallView({ room, me }: { room: Room; me: string }) {
+  const { t } = useTranslation();
   const stage = room.stage;
   const listenOnly = me !== stage.candidate && me !== stage.coach;
   const session = useMemo(
@@ -87,7 +92,7 @@ function CallView({ room, me }: { room: Room; me: string }) {
   const talking = call.peers.filter((p) => !p.listenOnly);
   const listening = call.peers.filter((p) => p.listenOnly);
   return (
-    <section className="call-panel" data-testid="call-panel" aria-label="Call">
+    <section className="call-panel" data-testid="call-panel" aria-label={t("rooms:call.label")}>
       <div className="call-tiles">
         {talking.map((peer) => (
           <RemoteTile key={peer.session} peer={peer} />
@@ -100,7 +105,7 @@ function CallView({ room, me }: { room: Room; me: string }) {
         </p>
         {listening.length > 0 && (
           <p className="small muted" data-testid="call-listeners">
-            {[...new Set(listening.map((p) => p.user))].join(", ")} {listening.length === 1 ? "is" : "are"} shadowing (listening in).
+            {t("rooms:call.listeners", { users: formatList([...new Set(listening.map((p) => p.user))]), count: listening.length })}
           </p>
         )}
         {call.mediaProblem && (
@@ -116,28 +121,29 @@ function CallView({ room, me }: { room: Room; me: string }) {
 }
 
 function CallControls({ session, call }: { session: CallSession; call: CallSnapshot }) {
+  const { t } = useTranslation();
   const on = call.media === "on";
   return (
     <div className="call-controls">
       {on && (
         <>
           <button type="button" className="secondary small" aria-pressed={!call.audioOn} onClick={() => session.setAudio(!call.audioOn)}>
-            {call.audioOn ? "Mute" : "Unmute"}
+            {call.audioOn ? t("rooms:call.mute") : t("rooms:call.unmute")}
           </button>
           <button type="button" className="secondary small" aria-pressed={!call.videoOn} onClick={() => void session.setVideo(!call.videoOn)}>
-            {call.videoOn ? "Camera off" : "Camera on"}
+            {call.videoOn ? t("rooms:call.cameraOff") : t("rooms:call.cameraOn")}
           </button>
           <details className="call-devices">
-            <summary className="small">Devices</summary>
-            <DeviceSelect label="Microphone" devices={call.devices.audio} value={call.audioDevice} onChange={(id) => void session.chooseDevice("audio", id)} />
-            <DeviceSelect label="Camera" devices={call.devices.video} value={call.videoDevice} onChange={(id) => void session.chooseDevice("video", id)} />
+            <summary className="small">{t("rooms:call.devices")}</summary>
+            <DeviceSelect label={t("rooms:call.microphone")} devices={call.devices.audio} value={call.audioDevice} onChange={(id) => void session.chooseDevice("audio", id)} />
+            <DeviceSelect label={t("rooms:call.camera")} devices={call.devices.video} value={call.videoDevice} onChange={(id) => void session.chooseDevice("video", id)} />
           </details>
         </>
       )}
-      {call.media === "asking" && <span className="small muted">Asking for your microphone and camera…</span>}
+      {call.media === "asking" && <span className="small muted">{t("rooms:call.asking")}</span>}
       {(call.media === "refused" || call.media === "unavailable") && (
         <button type="button" className="secondary small" onClick={() => void session.retryMedia()}>
-          Try again
+          {t("rooms:call.tryAgain")}
         </button>
       )}
     </div>
@@ -155,14 +161,15 @@ function DeviceSelect({
   value: string | null;
   onChange: (deviceId: string) => void;
 }) {
+  const { t } = useTranslation();
   return (
     <label className="small">
       {label}
       <select value={value ?? ""} onChange={(e) => onChange(e.target.value)} disabled={devices.length === 0}>
-        {devices.length === 0 && <option value="">none found</option>}
+        {devices.length === 0 && <option value="">{t("rooms:call.noneFound")}</option>}
         {devices.map((device, index) => (
           <option key={device.deviceId || index} value={device.deviceId}>
-            {device.label || `${label} ${index + 1}`}
+            {device.label || t("rooms:call.deviceN", { label, n: index + 1 })}
           </option>
         ))}
       </select>
@@ -182,16 +189,17 @@ function useVideo(stream: MediaStream | null, onBlocked?: () => void) {
 }
 
 function RemoteTile({ peer }: { peer: CallPeer }) {
+  const { t } = useTranslation();
   const [blocked, setBlocked] = useState(false);
   const onBlocked = useMemo(() => () => setBlocked(true), []);
   const ref = useVideo(peer.stream, onBlocked);
   return (
     <figure className="call-tile remote" data-testid="call-remote" data-user={peer.user}>
       <video ref={ref} autoPlay playsInline data-testid="call-remote-video" />
-      {!peer.video && <span className="call-tile-off">camera off</span>}
+      {!peer.video && <span className="call-tile-off">{t("rooms:call.tileCameraOff")}</span>}
       <figcaption>
         {peer.user}
-        {!peer.audio && <span className="badge">muted</span>}
+        {!peer.audio && <span className="badge">{t("rooms:call.muted")}</span>}
       </figcaption>
       {blocked && (
         <button
@@ -202,7 +210,7 @@ function RemoteTile({ peer }: { peer: CallPeer }) {
             void ref.current?.play().catch(() => setBlocked(true));
           }}
         >
-          Play sound
+          {t("rooms:call.playSound")}
         </button>
       )}
     </figure>
@@ -210,15 +218,16 @@ function RemoteTile({ peer }: { peer: CallPeer }) {
 }
 
 function LocalTile({ call }: { call: CallSnapshot }) {
+  const { t } = useTranslation();
   const ref = useVideo(call.localStream);
   return (
     <figure className="call-tile local" data-testid="call-local">
       {/* Our own sound is never played back to us. */}
       <video ref={ref} autoPlay playsInline muted data-testid="call-local-video" />
-      {(!call.videoOn || !call.localStream) && <span className="call-tile-off">{call.localStream ? "camera off" : "no camera"}</span>}
+      {(!call.videoOn || !call.localStream) && <span className="call-tile-off">{call.localStream ? t("rooms:call.tileCameraOff") : t("rooms:call.tileNoCamera")}</span>}
       <figcaption>
-        you
-        {!call.audioOn && <span className="badge">muted</span>}
+        {t("rooms:call.you")}
+        {!call.audioOn && <span className="badge">{t("rooms:call.muted")}</span>}
       </figcaption>
     </figure>
   );

@@ -19,6 +19,7 @@
 // Recording (a later step) attaches a MediaRecorder to `localStream` and each peer's
 // `stream`; both are plain MediaStreams that outlive mute and device changes.
 import type { IceServers } from "../../../api/client";
+import { i18next } from "../../../i18n";
 import type { ConnectionState, MessageOf, StageSocket } from "../../../ws/socket";
 
 export type MediaState = "off" | "asking" | "on" | "refused" | "unavailable" | "listen-only" | "unsupported";
@@ -88,20 +89,19 @@ export function mediaProblemText(error: unknown): { state: MediaState; text: str
   if (name === "NotAllowedError" || name === "SecurityError") {
     return {
       state: "refused",
-      text:
-        "Your browser blocked the microphone and camera for this site. Allow them (the camera icon in the address bar, or the site settings), then press \u201cTry again\u201d. Until then you can still hear and see the other side and use the chat.",
+      text: i18next.t("rooms:media.blocked"),
     };
   }
   if (name === "NotFoundError" || name === "OverconstrainedError") {
-    return { state: "unavailable", text: "No microphone or camera was found. Plug one in, then press \u201cTry again\u201d." };
+    return { state: "unavailable", text: i18next.t("rooms:media.notFound") };
   }
   if (name === "NotReadableError" || name === "AbortError") {
     return {
       state: "unavailable",
-      text: "The microphone or camera is in use by another application. Close it, then press \u201cTry again\u201d.",
+      text: i18next.t("rooms:media.inUse"),
     };
   }
-  return { state: "unavailable", text: "The microphone and camera could not be started. Press \u201cTry again\u201d." };
+  return { state: "unavailable", text: i18next.t("rooms:media.failed") };
 }
 
 function randomSession(): string {
@@ -296,7 +296,7 @@ export class CallSession {
     if (!this.media?.getUserMedia) {
       this.update({
         media: "unsupported",
-        mediaProblem: "This page cannot use a microphone or camera: open it over https (or on localhost).",
+        mediaProblem: i18next.t("rooms:media.insecure"),
       });
       return;
     }
