@@ -57,11 +57,6 @@ export const PENDING_FILES = new Set<string>([
   "scheduling/StageBooking.tsx",
   "scheduling/UpcomingSessions.tsx",
   // coach, admin and replay pages
-  "coach/CoachHome.tsx",
-  "coach/CoachRoom.tsx",
-  "coach/ScorecardForm.tsx",
   "replay/ReplayPage.tsx",
-  "reports/CalibrationPage.tsx",
-  "reports/ReviewMatchOverrides.tsx",
   "scheduling/AvailabilityPage.tsx",
 ]);
