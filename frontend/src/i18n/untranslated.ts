@@ -56,7 +56,4 @@ export const PENDING_FILES = new Set<string>([
   "scheduling/BookingPage.tsx",
   "scheduling/StageBooking.tsx",
   "scheduling/UpcomingSessions.tsx",
-  // coach, admin and replay pages
-  "replay/ReplayPage.tsx",
-  "scheduling/AvailabilityPage.tsx",
 ]);
