@@ -99,12 +99,12 @@ export function SourcesEditor({ coding, onChange, errors }: { coding: CodingDraf
       <div className="sources">
         <div>
           <h3>{t("admin:coding.starter", { language: LANGUAGE_LABEL[current] ?? current })}</h3>
-          <SourceEditor key={`starter-${current}`} label={`Starter ${current}`} language={current} value={coding.starter[current] ?? ""} onChange={(t) => setSource("starter", t)} />
+          <SourceEditor key={`starter-${current}`} name={`Starter ${current}`} label={t("admin:coding.starter", { language: LANGUAGE_LABEL[current] ?? current })} language={current} value={coding.starter[current] ?? ""} onChange={(text) => setSource("starter", text)} />
           <FieldError errors={errors} path={`coding.starter.${current}`} />
         </div>
         <div>
           <h3>{t("admin:coding.reference", { language: LANGUAGE_LABEL[current] ?? current })}</h3>
-          <SourceEditor key={`reference-${current}`} label={`Reference ${current}`} language={current} value={coding.reference[current] ?? ""} onChange={(t) => setSource("reference", t)} />
+          <SourceEditor key={`reference-${current}`} name={`Reference ${current}`} label={t("admin:coding.reference", { language: LANGUAGE_LABEL[current] ?? current })} language={current} value={coding.reference[current] ?? ""} onChange={(text) => setSource("reference", text)} />
           <FieldError errors={errors} path={`coding.reference.${current}`} />
           <FieldError errors={errors} path="coding.reference" />
         </div>

@@ -47,7 +47,7 @@ function StageCard({
   onDragStart: () => void;
   onDropAt: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [over, setOver] = useState(false);
   const needed: readonly string[] | null = questionKindsFor(kinds, stage.kind);
   const choices = questions.filter((q) => (!needed || needed.includes(q.kind)) && !stage.questions.includes(q.slug) && q.status !== "archived");
@@ -110,7 +110,11 @@ function StageCard({
       <div className="form-grid">
         <div className="span-2">
           <span className="label">
-            {needed ? t("admin:loops.questionsOfKinds", { kinds: needed.map((k) => t("admin:kind.value", { kind: k })).join(", ") }) : t("admin:loops.questions")}
+            {needed
+              ? t("admin:loops.questionsOfKinds", {
+                  kinds: new Intl.ListFormat(i18n.language, { type: "disjunction" }).format(needed.map((k) => t("admin:kind.value", { kind: k }))),
+                })
+              : t("admin:loops.questions")}
           </span>
           <ul className="chips editable">
             {stage.questions.map((slug) => (

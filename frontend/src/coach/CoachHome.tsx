@@ -42,7 +42,7 @@ export function useNewQueueEntries(entries: QueueEntry[] | undefined): QueueEntr
 }
 
 export function CoachHome() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const me = useMe();
   const navigate = useNavigate();
   const kindLabel = useStageKindLabel();
@@ -110,7 +110,10 @@ export function CoachHome() {
         {fresh.length > 0 && (
           <p className="notice" role="alert" data-testid="queue-alert">
             {t("coach:home.newInQueue", {
-              names: new Intl.ListFormat(i18n.language, { type: "unit" }).format(fresh.slice(0, ALERT_NAMES).map((e) => `${e.candidate} · ${e.title}`)),
+              names: fresh
+                .slice(0, ALERT_NAMES)
+                .map((e) => `${e.candidate} · ${e.title}`)
+                .join(t("coach:home.namesSeparator")),
               more: Math.max(0, fresh.length - ALERT_NAMES),
             })}
           </p>
@@ -125,7 +128,7 @@ export function CoachHome() {
               <th scope="col">{t("coach:home.loop")}</th>
               <th scope="col">{t("coach:home.status")}</th>
               <th scope="col">{t("coach:home.since")}</th>
-              <th scope="col">{t("coach:home.timeLeft")}</th>
+              <th scope="col" className="nowrap">{t("coach:home.timeLeft")}</th>
               <th scope="col"><span className="sr-only">{t("coach:home.actions")}</span></th>
             </tr>
           </thead>
@@ -142,7 +145,7 @@ export function CoachHome() {
                   {entry.status === "pending" && <span className="muted small"> · {t("coach:home.clockWaits")}</span>}
                 </td>
                 <td>{formatWhen(entry.loop_started_at)}</td>
-                <td>{entry.status === "live" ? formatClock(entry.time_remaining_ms) : t("coach:home.minutes", { minutes: entry.minutes })}</td>
+                <td className="nowrap">{entry.status === "live" ? formatClock(entry.time_remaining_ms) : t("coach:home.minutes", { minutes: entry.minutes })}</td>
                 <td>
                   <button type="button" className="primary small" onClick={() => void claim(entry.id)} disabled={busy !== null}>
                     {busy === entry.id ? t("coach:home.claiming") : t("coach:home.claim")}
