@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { api, type BankLoop, type BankStage, describeError, type StageKind } from "../api/client";
+import { formatNumber } from "../i18n/format";
 import { stageKindLabel, type StageKinds, useStageKinds } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 import { BankNav } from "./BankNav";
@@ -274,7 +275,7 @@ export function LoopBuilder() {
               </div>
             </Section>
             <div className="section-head">
-              <h2>{t("admin:loops.stages", { count: draft.stages.length, minutes })}</h2>
+              <h2>{t("admin:loops.stages", { count: draft.stages.length, minutes: formatNumber(minutes, { style: "unit", unit: "minute", unitDisplay: "short" }) })}</h2>
               <button
                 type="button"
                 className="secondary small"

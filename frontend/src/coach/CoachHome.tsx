@@ -4,7 +4,7 @@ import { Link, useNavigate } from "react-router";
 
 import { api, describeError, type QueueEntry } from "../api/client";
 import { useMe } from "../auth/session";
-import { formatDateTime } from "../i18n/format";
+import { formatDateTime, formatNumber } from "../i18n/format";
 import { formatClock } from "../lib/format";
 import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
@@ -145,7 +145,7 @@ export function CoachHome() {
                   {entry.status === "pending" && <span className="muted small"> · {t("coach:home.clockWaits")}</span>}
                 </td>
                 <td>{formatWhen(entry.loop_started_at)}</td>
-                <td className="nowrap">{entry.status === "live" ? formatClock(entry.time_remaining_ms) : t("coach:home.minutes", { minutes: entry.minutes })}</td>
+                <td className="nowrap">{entry.status === "live" ? formatClock(entry.time_remaining_ms) : formatNumber(entry.minutes, { style: "unit", unit: "minute", unitDisplay: "short" })}</td>
                 <td>
                   <button type="button" className="primary small" onClick={() => void claim(entry.id)} disabled={busy !== null}>
                     {busy === entry.id ? t("coach:home.claiming") : t("coach:home.claim")}

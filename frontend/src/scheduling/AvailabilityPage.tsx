@@ -5,12 +5,18 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 
 import { describeError } from "../api/client";
 import { currentLanguage } from "../i18n";
+import { formatNumber } from "../i18n/format";
 import { useAsync } from "../lib/useAsync";
 import { useTimeZone } from "../auth/session";
 import { schedulingApi, type Slot } from "./api";
 import { browserZone, formatSessionTime, zoneChoices } from "./time";
 
 const LENGTHS = [30, 45, 60, 90, 120];
+
+/** A session's length as the language writes minutes: "60 min", "60分钟". */
+function minutes(count: number): string {
+  return formatNumber(count, { style: "unit", unit: "minute", unitDisplay: "short" });
+}
 
 /** Start, zone and length as the coach types them: a wall-clock time in an IANA zone. */
 function SlotFields({
@@ -54,7 +60,7 @@ function SlotFields({
         >
           {LENGTHS.map((m) => (
             <option key={m} value={m}>
-              {t("coachScheduling:slot.minutes", { minutes: m })}
+              {minutes(m)}
             </option>
           ))}
         </select>
@@ -95,11 +101,11 @@ function SlotRow({ slot, reschedule, onChanged }: { slot: Slot; reschedule: stri
         <p className="small muted">
           {slot.time_zone !== zone
             ? t("coachScheduling:slot.detailsHere", {
-                minutes: slot.minutes,
+                minutes: minutes(slot.minutes),
                 zone: slot.time_zone,
                 here: formatSessionTime(slot.starts_at, zone, currentLanguage()),
               })
-            : t("coachScheduling:slot.details", { minutes: slot.minutes, zone: slot.time_zone })}
+            : t("coachScheduling:slot.details", { minutes: minutes(slot.minutes), zone: slot.time_zone })}
         </p>
         {editing && (
           <form
