@@ -1,14 +1,16 @@
+import { useTranslation } from "react-i18next";
 import { NavLink } from "react-router";
 
 export function BankNav() {
+  const { t } = useTranslation();
   return (
-    <nav className="subnav" aria-label="Question bank">
+    <nav className="subnav" aria-label={t("admin:nav.label")}>
       <NavLink to="/bank" end>
-        Questions
+        {t("admin:nav.questions")}
       </NavLink>
-      <NavLink to="/bank/rubrics">Rubrics</NavLink>
-      <NavLink to="/bank/loops">Loop templates</NavLink>
-      <NavLink to="/bank/transfer">Import / export</NavLink>
+      <NavLink to="/bank/rubrics">{t("admin:nav.rubrics")}</NavLink>
+      <NavLink to="/bank/loops">{t("admin:nav.loops")}</NavLink>
+      <NavLink to="/bank/transfer">{t("admin:nav.transfer")}</NavLink>
     </nav>
   );
 }

@@ -1,12 +1,15 @@
 // Import a bank file (all or nothing; every problem listed with its path) and download
 // the bank as one YAML file.
 import { type FormEvent, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 
 import { ApiError, api, type BankImportResult, describeError } from "../api/client";
 import { BankNav } from "./BankNav";
+import { formatNumber } from "../i18n/format";
 import { ErrorList } from "./fields";
 
 function Summary({ result }: { result: BankImportResult }) {
+  const { t } = useTranslation();
   const q = result.questions;
   const list = (title: string, items: string[]) =>
     items.length > 0 && (
@@ -16,43 +19,49 @@ function Summary({ result }: { result: BankImportResult }) {
     );
   return (
     <section className="card success-card" role="status" data-testid="import-result">
-      <h2>Imported</h2>
+      <h2>{t("admin:transfer.imported")}</h2>
       <pre className="summary">{result.summary}</pre>
       {list(
-        "New versions",
-        q.created.map((c) => `${c.slug} v${c.version} (${c.status}${c.kind === "coding" && !c.verified ? ", unverified" : ""})`),
+        t("admin:transfer.newVersions"),
+        q.created.map((c) =>
+          t("admin:transfer.createdVersion", {
+            slug: c.slug,
+            version: c.version,
+            status: t("admin:status.value", { status: c.status }),
+            unverified: String(c.kind === "coding" && !c.verified),
+          }),
+        ),
       )}
-      {list("Verified in the sandbox", q.verified)}
-      {list("Rubrics created", result.rubrics.created)}
-      {list("Rubrics updated", result.rubrics.updated)}
-      {list("Loop templates created", result.loops.created)}
-      {list("Loop templates updated", result.loops.updated)}
+      {list(t("admin:transfer.verified"), q.verified)}
+      {list(t("admin:transfer.rubricsCreated"), result.rubrics.created)}
+      {list(t("admin:transfer.rubricsUpdated"), result.rubrics.updated)}
+      {list(t("admin:transfer.loopsCreated"), result.loops.created)}
+      {list(t("admin:transfer.loopsUpdated"), result.loops.updated)}
     </section>
   );
 }
 
 function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  return formatNumber(bytes / (1024 * 1024), { style: "unit", unit: "megabyte", maximumFractionDigits: 1, minimumFractionDigits: 1 });
 }
 
 /** Uploading (with the share sent), then the server's part: validating, importing and,
  * with `verify`, running the references in the sandbox. */
 function ImportProgress({ upload, verify }: { upload: { sent: number; total: number } | null; verify: boolean }) {
+  const { t } = useTranslation();
   const uploading = upload !== null && upload.sent < upload.total;
   return (
     <div className="verify-progress" role="status" aria-live="polite" data-testid="import-progress">
       {uploading ? (
         <>
-          <progress max={upload.total} value={upload.sent} aria-label="Upload progress" />
-          <span className="small">
-            Uploading {megabytes(upload.sent)} of {megabytes(upload.total)}…
-          </span>
+          <progress max={upload.total} value={upload.sent} aria-label={t("admin:transfer.uploadProgress")} />
+          <span className="small">{t("admin:transfer.uploading", { sent: megabytes(upload.sent), total: megabytes(upload.total) })}</span>
         </>
       ) : (
         <>
-          <progress aria-label="Import progress" />
+          <progress aria-label={t("admin:transfer.importProgress")} />
           <span className="small">
-            {verify ? "Validating, importing and verifying the references in the sandbox…" : "Validating and importing…"}
+            {verify ? t("admin:transfer.validatingVerifying") : t("admin:transfer.validating")}
           </span>
         </>
       )}
@@ -61,6 +70,7 @@ function ImportProgress({ upload, verify }: { upload: { sent: number; total: num
 }
 
 export function BankTransfer() {
+  const { t } = useTranslation();
   const [text, setText] = useState("");
   const [file, setFile] = useState<File | null>(null);
   const [upload, setUpload] = useState<{ sent: number; total: number } | null>(null);
@@ -103,14 +113,13 @@ export function BankTransfer() {
     <main id="main" className="page wide">
       <div className="page-head">
         <div>
-          <h1>Import and export</h1>
+          <h1>{t("admin:transfer.title")}</h1>
           <p className="muted">
-            A bank file holds <code>questions</code>, <code>rubrics</code> and <code>loops</code> (the format of{" "}
-            <code>manage.py import_bank</code>).
+            <Trans i18nKey="admin:transfer.intro" components={{ code: <code /> }} />
           </p>
         </div>
         <a className="button secondary" href="/api/v1/bank/export/" download="mockloop-bank.yaml" data-testid="export-link">
-          Download the bank (YAML)
+          {t("admin:transfer.download")}
         </a>
       </div>
       <BankNav />
@@ -122,27 +131,23 @@ export function BankTransfer() {
       <ErrorList errors={errors} title={error ?? undefined} />
       {result && <Summary result={result} />}
       <form className="card import-form" onSubmit={submit} aria-labelledby="import-title">
-        <h2 id="import-title">Import a bank file</h2>
-        <p className="small muted">
-          All or nothing: if any question, rubric or loop has a problem, nothing changes and every problem is listed
-          with its path. A question whose content changed becomes a new version; rubrics and loop templates are
-          replaced by slug.
-        </p>
+        <h2 id="import-title">{t("admin:transfer.importTitle")}</h2>
+        <p className="small muted">{t("admin:transfer.allOrNothing")}</p>
         <label>
-          YAML file
+          {t("admin:transfer.file")}
           <input type="file" accept=".yaml,.yml,application/yaml,text/yaml" onChange={(e) => void onFile(e.target.files?.[0])} />
         </label>
         <label>
-          …or paste it{file ? " (the chosen file is imported instead)" : ""}
-          <textarea className="mono" rows={12} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} placeholder={"questions:\n  - slug: …"} aria-label="Bank YAML" disabled={file !== null} />
+          {file ? t("admin:transfer.pasteInstead") : t("admin:transfer.paste")}
+          <textarea className="mono" rows={12} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} placeholder={"questions:\n  - slug: …"} aria-label={t("admin:transfer.yamlLabel")} disabled={file !== null} />
         </label>
         <label className="toggle">
           <input type="checkbox" checked={verify} onChange={(e) => setVerify(e.target.checked)} />
-          Verify every new coding reference in the sandbox (unverified questions cannot be published)
+          {t("admin:transfer.verifyToggle")}
         </label>
         <div className="row">
           <button type="submit" className="primary" disabled={busy || (!file && !text.trim())}>
-            {busy ? (verify ? "Importing and verifying…" : "Importing…") : file ? `Import ${file.name}` : "Import"}
+            {busy ? (verify ? t("admin:transfer.importingVerifying") : t("admin:transfer.importing")) : file ? t("admin:transfer.importFile", { name: file.name }) : t("admin:transfer.import")}
           </button>
         </div>
         {busy && <ImportProgress upload={upload} verify={verify} />}

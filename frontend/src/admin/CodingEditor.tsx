@@ -1,6 +1,7 @@
 // The coding block of a question: languages, I/O and limits, starter and reference code
 // per language (CodeMirror), and the parts with their sample and hidden tests.
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 
 import { Markdown } from "../rooms/shared/Markdown";
 import { FieldError, ItemControls, Section } from "./fields";
@@ -21,16 +22,17 @@ type Errors = Record<string, unknown>;
 const LARGE = 20_000;
 
 export function CodingSettings({ coding, onChange, errors }: { coding: CodingDraft; onChange: (c: CodingDraft) => void; errors: Errors }) {
+  const { t } = useTranslation();
   const set = (patch: Partial<CodingDraft>) => onChange({ ...coding, ...patch });
   const toggleLanguage = (language: string, on: boolean) => {
     const languages = on ? [...coding.languages, language] : coding.languages.filter((l) => l !== language);
     set({ languages: LANGUAGES.filter((l) => languages.includes(l)) });
   };
   return (
-    <Section title="Judging" id="judging-title">
+    <Section title={t("admin:coding.judging")} id="judging-title">
       <div className="form-grid">
         <fieldset className="inline-set">
-          <legend>Languages</legend>
+          <legend>{t("admin:coding.languages")}</legend>
           {LANGUAGES.map((l) => (
             <label key={l} className="toggle">
               <input type="checkbox" checked={coding.languages.includes(l)} onChange={(e) => toggleLanguage(l, e.target.checked)} />
@@ -40,21 +42,21 @@ export function CodingSettings({ coding, onChange, errors }: { coding: CodingDra
           <FieldError errors={errors} path="coding.languages" />
         </fieldset>
         <label>
-          I/O
+          {t("admin:coding.io")}
           <select value={coding.io} onChange={(e) => set({ io: e.target.value as CodingDraft["io"] })}>
-            <option value="stdio">stdio — the program reads stdin, writes stdout</option>
-            <option value="function">function — the entrypoint is called with JSON arguments</option>
+            <option value="stdio">{t("admin:coding.ioStdio")}</option>
+            <option value="function">{t("admin:coding.ioFunction")}</option>
           </select>
         </label>
         {coding.io === "function" && (
           <label>
-            Entrypoint
+            {t("admin:coding.entrypoint")}
             <input value={coding.entrypoint ?? ""} onChange={(e) => set({ entrypoint: e.target.value })} placeholder="solve" />
             <FieldError errors={errors} path="coding.entrypoint" />
           </label>
         )}
         <label>
-          Checker
+          {t("admin:coding.checker")}
           <input list="checkers" value={coding.checker} onChange={(e) => set({ checker: e.target.value })} />
           <datalist id="checkers">
             {CHECKERS.map((c) => (
@@ -64,12 +66,12 @@ export function CodingSettings({ coding, onChange, errors }: { coding: CodingDra
           <FieldError errors={errors} path="coding.checker" />
         </label>
         <label>
-          Time limit per test (ms)
+          {t("admin:coding.timeLimit")}
           <input type="number" min={100} value={coding.time_limit_ms} onChange={(e) => set({ time_limit_ms: Number(e.target.value) })} />
           <FieldError errors={errors} path="coding.time_limit_ms" />
         </label>
         <label>
-          Memory limit (MB)
+          {t("admin:coding.memoryLimit")}
           <input type="number" min={16} value={coding.memory_limit_mb} onChange={(e) => set({ memory_limit_mb: Number(e.target.value) })} />
           <FieldError errors={errors} path="coding.memory_limit_mb" />
         </label>
@@ -81,31 +83,28 @@ export function CodingSettings({ coding, onChange, errors }: { coding: CodingDra
 export function SourcesEditor({ coding, onChange, errors }: { coding: CodingDraft; onChange: (c: CodingDraft) => void; errors: Errors }) {
   const [language, setLanguage] = useState(coding.languages[0] ?? "python");
   const current = coding.languages.includes(language) ? language : (coding.languages[0] ?? "python");
+  const { t } = useTranslation();
   const setSource = (key: "starter" | "reference", text: string) =>
     onChange({ ...coding, [key]: { ...coding[key], [current]: text } });
   return (
-    <Section title="Starter and reference code" id="sources-title">
-      <p className="small muted">
-        The candidate starts from the starter. The reference never leaves the server; it must pass every hidden test
-        before the question can be published (one reference is enough, in any language).
-      </p>
-      <div className="tabs" role="tablist" aria-label="Language">
+    <Section title={t("admin:coding.sources")} id="sources-title">
+      <p className="small muted">{t("admin:coding.sourcesHelp")}</p>
+      <div className="tabs" role="tablist" aria-label={t("admin:coding.language")}>
         {coding.languages.map((l) => (
           <button key={l} type="button" role="tab" aria-selected={l === current} className={`tab ${l === current ? "active" : ""}`} onClick={() => setLanguage(l)}>
-            {LANGUAGE_LABEL[l] ?? l}
-            {coding.reference[l] ? " · has reference" : ""}
+            {coding.reference[l] ? t("admin:coding.hasReference", { language: LANGUAGE_LABEL[l] ?? l }) : (LANGUAGE_LABEL[l] ?? l)}
           </button>
         ))}
       </div>
       <div className="sources">
         <div>
-          <h3>Starter ({LANGUAGE_LABEL[current] ?? current})</h3>
-          <SourceEditor key={`starter-${current}`} label={`Starter ${current}`} language={current} value={coding.starter[current] ?? ""} onChange={(t) => setSource("starter", t)} />
+          <h3>{t("admin:coding.starter", { language: LANGUAGE_LABEL[current] ?? current })}</h3>
+          <SourceEditor key={`starter-${current}`} name={`Starter ${current}`} label={t("admin:coding.starter", { language: LANGUAGE_LABEL[current] ?? current })} language={current} value={coding.starter[current] ?? ""} onChange={(text) => setSource("starter", text)} />
           <FieldError errors={errors} path={`coding.starter.${current}`} />
         </div>
         <div>
-          <h3>Reference ({LANGUAGE_LABEL[current] ?? current})</h3>
-          <SourceEditor key={`reference-${current}`} label={`Reference ${current}`} language={current} value={coding.reference[current] ?? ""} onChange={(t) => setSource("reference", t)} />
+          <h3>{t("admin:coding.reference", { language: LANGUAGE_LABEL[current] ?? current })}</h3>
+          <SourceEditor key={`reference-${current}`} name={`Reference ${current}`} label={t("admin:coding.reference", { language: LANGUAGE_LABEL[current] ?? current })} language={current} value={coding.reference[current] ?? ""} onChange={(text) => setSource("reference", text)} />
           <FieldError errors={errors} path={`coding.reference.${current}`} />
           <FieldError errors={errors} path="coding.reference" />
         </div>
@@ -115,13 +114,14 @@ export function SourcesEditor({ coding, onChange, errors }: { coding: CodingDraf
 }
 
 function TestCell({ value, onChange, label }: { value: string; onChange: (v: string) => void; label: string }) {
+  const { t } = useTranslation();
   const [force, setForce] = useState(false);
   if (value.length > LARGE && !force) {
     return (
       <div className="large-test">
         <span className="small muted">{sizeLabel(value)}</span>{" "}
         <button type="button" className="link small" onClick={() => setForce(true)}>
-          Edit
+          {t("admin:coding.edit")}
         </button>
       </div>
     );
@@ -142,38 +142,38 @@ export function TestTable({
   path: string;
   errors: Errors;
 }) {
-  const label = kind === "samples" ? "Sample" : "Hidden";
-  const update = (i: number, patch: Partial<TestCase>) => onChange(tests.map((t, j) => (j === i ? { ...t, ...patch } : t)));
+  const { t } = useTranslation();
+  const update = (i: number, patch: Partial<TestCase>) => onChange(tests.map((test, j) => (j === i ? { ...test, ...patch } : test)));
   return (
     <div className="test-table-wrap">
       <table className="tests test-table" data-testid={`${kind}-table`}>
         <caption>
-          {kind === "samples" ? "Sample tests (shown to the candidate)" : "Hidden tests (never leave the server)"} · {tests.length}
+          {t("admin:tests.caption", { kind, count: tests.length })}
         </caption>
         <thead>
           <tr>
             <th scope="col">#</th>
-            <th scope="col">Input</th>
-            <th scope="col">Expected output</th>
+            <th scope="col">{t("admin:tests.input")}</th>
+            <th scope="col">{t("admin:tests.expected")}</th>
             <th scope="col">
-              <span className="sr-only">Actions</span>
+              <span className="sr-only">{t("admin:tests.actions")}</span>
             </th>
           </tr>
         </thead>
         <tbody>
-          {tests.map((t, i) => (
+          {tests.map((test, i) => (
             <tr key={i}>
               <td className="num">{i + 1}</td>
               <td>
-                <TestCell value={t.input} onChange={(v) => update(i, { input: v })} label={`${label} ${i + 1} input`} />
+                <TestCell value={test.input} onChange={(v) => update(i, { input: v })} label={t("admin:tests.inputLabel", { kind, n: i + 1 })} />
                 <FieldError errors={errors} path={`${path}[${i}].input`} />
               </td>
               <td>
-                <TestCell value={t.output} onChange={(v) => update(i, { output: v })} label={`${label} ${i + 1} output`} />
+                <TestCell value={test.output} onChange={(v) => update(i, { output: v })} label={t("admin:tests.outputLabel", { kind, n: i + 1 })} />
                 <FieldError errors={errors} path={`${path}[${i}].output`} />
               </td>
               <td>
-                <ItemControls index={i} count={tests.length} label={`${label.toLowerCase()} test ${i + 1}`} onMove={(to) => onChange(moveItem(tests, i, to))} onRemove={() => onChange(tests.filter((_, j) => j !== i))} />
+                <ItemControls index={i} count={tests.length} label={t("admin:tests.itemLabel", { kind, n: i + 1 })} onMove={(to) => onChange(moveItem(tests, i, to))} onRemove={() => onChange(tests.filter((_, j) => j !== i))} />
               </td>
             </tr>
           ))}
@@ -181,7 +181,7 @@ export function TestTable({
       </table>
       <FieldError errors={errors} path={path} />
       <button type="button" className="secondary small" onClick={() => onChange([...tests, { input: "", output: "" }])}>
-        Add {label.toLowerCase()} test
+        {t("admin:tests.add", { kind })}
       </button>
     </div>
   );
@@ -189,18 +189,19 @@ export function TestTable({
 
 function PartEditor({ part, index, onChange, errors }: { part: PartDraft; index: number; onChange: (p: PartDraft) => void; errors: Errors }) {
   const path = `coding.parts[${index}]`;
+  const { t } = useTranslation();
   const [preview, setPreview] = useState(false);
   return (
     <div className="part-editor" data-testid={`part-editor-${index + 1}`}>
       <label>
-        Title
+        {t("admin:parts.title")}
         <input value={part.title} onChange={(e) => onChange({ ...part, title: e.target.value })} />
         <FieldError errors={errors} path={`${path}.title`} />
       </label>
       <div className="label-row">
-        <label htmlFor={`part-prompt-${index}`}>Prompt (markdown)</label>
+        <label htmlFor={`part-prompt-${index}`}>{t("admin:parts.prompt")}</label>
         <button type="button" className="link small" onClick={() => setPreview((p) => !p)}>
-          {preview ? "Edit" : "Preview"}
+          {preview ? t("admin:coding.edit") : t("admin:parts.preview")}
         </button>
       </div>
       {preview ? (
@@ -219,9 +220,10 @@ export function PartsEditor({ coding, onChange, errors }: { coding: CodingDraft;
   const parts = coding.parts;
   const current = Math.min(open, Math.max(0, parts.length - 1));
   const setParts = (next: PartDraft[]) => onChange({ ...coding, parts: next });
+  const { t } = useTranslation();
   return (
     <Section
-      title="Parts and tests"
+      title={t("admin:parts.section")}
       id="parts-title"
       actions={
         <button
@@ -232,18 +234,15 @@ export function PartsEditor({ coding, onChange, errors }: { coding: CodingDraft;
             setOpen(parts.length);
           }}
         >
-          Add part
+          {t("admin:parts.add")}
         </button>
       }
     >
-      <p className="small muted">
-        Part 1 is open from the start. A part that a follow-up unlocks stays hidden from the candidate until that
-        follow-up is pushed.
-      </p>
-      <div className="tabs" role="tablist" aria-label="Parts">
+      <p className="small muted">{t("admin:parts.help")}</p>
+      <div className="tabs" role="tablist" aria-label={t("admin:parts.tabs")}>
         {parts.map((_, i) => (
           <button key={i} type="button" role="tab" aria-selected={i === current} className={`tab ${i === current ? "active" : ""}`} onClick={() => setOpen(i)}>
-            Part {i + 1}
+            {t("admin:parts.tab", { n: i + 1 })}
             {errorsAt_(errors, `coding.parts[${i}]`) ? " ⚠" : ""}
           </button>
         ))}
@@ -255,7 +254,7 @@ export function PartsEditor({ coding, onChange, errors }: { coding: CodingDraft;
             <ItemControls
               index={current}
               count={parts.length}
-              label={`part ${current + 1}`}
+              label={t("admin:parts.itemLabel", { n: current + 1 })}
               onMove={(to) => {
                 setParts(moveItem(parts, current, to));
                 setOpen(to);

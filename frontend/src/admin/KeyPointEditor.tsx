@@ -2,13 +2,12 @@
 // strong answer covers, each with the patterns (regular expressions, English and Chinese)
 // that recognise it in an answer and the rubric dimension it evidences. The automatic
 // scorecard shows each as covered or not, with the sentence that covered it.
+import { useTranslation } from "react-i18next";
+
 import { FieldError, ItemControls } from "./fields";
 import { type KeyPointDraft, moveItem } from "./model";
 
-const LANGUAGES = [
-  ["en", "Patterns, English (one regular expression a line)"],
-  ["zh", "Patterns, Chinese (one regular expression a line)"],
-] as const;
+const LANGUAGES = ["en", "zh"] as const;
 
 export function KeyPointEditor({
   keyPoints,
@@ -27,12 +26,13 @@ export function KeyPointEditor({
   dimensions: string[];
   title: string;
 }) {
+  const { t } = useTranslation();
   const update = (i: number, patch: Partial<KeyPointDraft>) => onChange(keyPoints.map((k, j) => (j === i ? { ...k, ...patch } : k)));
   const listId = `dimensions-${path.replace(/[^a-z0-9]/gi, "-")}`;
   return (
     <fieldset className="key-points" data-testid={`key-points-${path}`}>
       <legend>{title}</legend>
-      {keyPoints.length === 0 && <p className="muted small">No key points: the automatic scorecard measures nothing here.</p>}
+      {keyPoints.length === 0 && <p className="muted small">{t("admin:keyPoints.none")}</p>}
       <datalist id={listId}>
         {dimensions.map((d) => (
           <option key={d} value={d} />
@@ -44,23 +44,23 @@ export function KeyPointEditor({
           return (
             <li key={i} className="key-point">
               <div className="section-head">
-                <strong>Key point {i + 1}</strong>
-                <ItemControls index={i} count={keyPoints.length} label={`key point ${i + 1}`} onMove={(to) => onChange(moveItem(keyPoints, i, to))} onRemove={() => onChange(keyPoints.filter((_, j) => j !== i))} />
+                <strong>{t("admin:keyPoints.item", { n: i + 1 })}</strong>
+                <ItemControls index={i} count={keyPoints.length} label={t("admin:keyPoints.itemLabel", { n: i + 1 })} onMove={(to) => onChange(moveItem(keyPoints, i, to))} onRemove={() => onChange(keyPoints.filter((_, j) => j !== i))} />
               </div>
               <div className="key-point-fields">
                 <label className="key-point-text">
-                  Point (what a strong answer says)
-                  <input value={k.point} onChange={(e) => update(i, { point: e.target.value })} placeholder="prefill is compute-bound" />
+                  {t("admin:keyPoints.point")}
+                  <input value={k.point} onChange={(e) => update(i, { point: e.target.value })} placeholder={t("admin:keyPoints.pointPlaceholder")} />
                   <FieldError errors={errors} path={`${at}.point`} />
                 </label>
                 <label className="key-point-dimension">
-                  Rubric dimension
+                  {t("admin:keyPoints.dimension")}
                   <input list={listId} value={k.dimension} onChange={(e) => update(i, { dimension: e.target.value })} />
                   <FieldError errors={errors} path={`${at}.dimension`} />
                 </label>
-                {LANGUAGES.map(([language, label]) => (
+                {LANGUAGES.map((language) => (
                   <label key={language}>
-                    {label}
+                    {t("admin:keyPoints.patterns", { language })}
                     <textarea
                       className="mono"
                       rows={3}
@@ -78,7 +78,7 @@ export function KeyPointEditor({
         })}
       </ol>
       <button type="button" className="secondary small" onClick={() => onChange([...keyPoints, { point: "", dimension: dimensions[0] ?? "", patterns: { en: [""] } }])}>
-        Add key point
+        {t("admin:keyPoints.add")}
       </button>
       <FieldError errors={errors} path={path} />
     </fieldset>

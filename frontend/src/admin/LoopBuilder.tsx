@@ -2,8 +2,10 @@
 // clock, questions and an optional rubric. Saved through the bank import (a bank document
 // with just this loop), which replaces the template by slug.
 import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 import { api, type BankLoop, type BankStage, describeError, type StageKind } from "../api/client";
+import { formatNumber } from "../i18n/format";
 import { stageKindLabel, type StageKinds, useStageKinds } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 import { BankNav } from "./BankNav";
@@ -46,6 +48,7 @@ function StageCard({
   onDragStart: () => void;
   onDropAt: () => void;
 }) {
+  const { t, i18n } = useTranslation();
   const [over, setOver] = useState(false);
   const needed: readonly string[] | null = questionKindsFor(kinds, stage.kind);
   const choices = questions.filter((q) => (!needed || needed.includes(q.kind)) && !stage.questions.includes(q.slug) && q.status !== "archived");
@@ -76,16 +79,16 @@ function StageCard({
     >
       <div className="section-head">
         <h3>
-          <span className="drag-handle" aria-hidden="true" title="Drag to reorder">
+          <span className="drag-handle" aria-hidden="true" title={t("admin:loops.drag")}>
             ⠿
           </span>{" "}
           {index + 1}. {stage.title || stageKindLabel(kinds, stage.kind)}
         </h3>
-        <ItemControls index={index} count={count} label={`stage ${index + 1}`} onMove={onMove} onRemove={onRemove} />
+        <ItemControls index={index} count={count} label={t("admin:loops.stageLabel", { n: index + 1 })} onMove={onMove} onRemove={onRemove} />
       </div>
       <div className="form-grid four">
         <label>
-          Kind
+          {t("admin:list.kind")}
           <select value={stage.kind} onChange={(e) => onChange({ ...stage, kind: e.target.value as StageKind })}>
             {kindChoices.map((k) => (
               <option key={k} value={k}>
@@ -95,48 +98,55 @@ function StageCard({
           </select>
         </label>
         <label className="span-2">
-          Title
-          <input value={stage.title} onChange={(e) => onChange({ ...stage, title: e.target.value })} aria-label={`Stage ${index + 1} title`} />
+          {t("admin:parts.title")}
+          <input value={stage.title} onChange={(e) => onChange({ ...stage, title: e.target.value })} aria-label={t("admin:loops.stageTitle", { n: index + 1 })} />
           <FieldError errors={errors} path={`${path}.title`} />
         </label>
         <label>
-          Minutes
-          <input type="number" min={1} max={600} value={stage.minutes} onChange={(e) => onChange({ ...stage, minutes: Number(e.target.value) })} aria-label={`Stage ${index + 1} minutes`} />
+          {t("admin:loops.minutes")}
+          <input type="number" min={1} max={600} value={stage.minutes} onChange={(e) => onChange({ ...stage, minutes: Number(e.target.value) })} aria-label={t("admin:loops.stageMinutes", { n: index + 1 })} />
           <FieldError errors={errors} path={`${path}.minutes`} />
         </label>
       </div>
       <div className="form-grid">
         <div className="span-2">
-          <span className="label">Questions{needed ? ` (${needed})` : ""}</span>
+          <span className="label">
+            {needed
+              ? t("admin:loops.questionsOfKinds", {
+                  kinds: new Intl.ListFormat(i18n.language, { type: "disjunction" }).format(needed.map((k) => t("admin:kind.value", { kind: k }))),
+                })
+              : t("admin:loops.questions")}
+          </span>
           <ul className="chips editable">
             {stage.questions.map((slug) => (
               <li key={slug} className="chip">
                 {slug}
-                <button type="button" className="chip-x" aria-label={`Remove ${slug} from stage ${index + 1}`} onClick={() => onChange({ ...stage, questions: stage.questions.filter((s) => s !== slug) })}>
+                <button type="button" className="chip-x" aria-label={t("admin:loops.removeQuestion", { slug, n: index + 1 })} onClick={() => onChange({ ...stage, questions: stage.questions.filter((s) => s !== slug) })}>
                   ×
                 </button>
               </li>
             ))}
           </ul>
           <select
-            aria-label={`Add a question to stage ${index + 1}`}
+            aria-label={t("admin:loops.addQuestionTo", { n: index + 1 })}
             value=""
             onChange={(e) => e.target.value && onChange({ ...stage, questions: [...stage.questions, e.target.value] })}
           >
-            <option value="">Add a question…</option>
+            <option value="">{t("admin:loops.addQuestion")}</option>
             {choices.map((q) => (
               <option key={q.slug} value={q.slug}>
-                {q.slug} — {q.title}
-                {q.status !== "published" ? ` (${q.status})` : ""}
+                {q.status !== "published"
+                  ? t("admin:loops.choiceWithStatus", { slug: q.slug, title: q.title, status: t("admin:status.value", { status: q.status }) })
+                  : `${q.slug} — ${q.title}`}
               </option>
             ))}
           </select>
           <FieldError errors={errors} path={`${path}.questions`} nested />
         </div>
         <label>
-          Rubric (overrides the questions')
+          {t("admin:loops.rubric")}
           <select value={stage.rubric ?? ""} onChange={(e) => onChange({ ...stage, rubric: e.target.value || undefined })}>
-            <option value="">the questions' own</option>
+            <option value="">{t("admin:loops.questionsOwn")}</option>
             {rubrics.map((r) => (
               <option key={r} value={r}>
                 {r}
@@ -151,6 +161,7 @@ function StageCard({
 }
 
 export function LoopBuilder() {
+  const { t } = useTranslation();
   const bank = useAsync(() => api.bankExport("rubrics,loops"), []);
   const questions = useAsync(() => api.questions(), []);
   const { kinds } = useStageKinds();
@@ -183,7 +194,7 @@ export function LoopBuilder() {
     await saveBank({
       bank: loopBank(draft),
       section: "loops",
-      saved: (verb) => `${verb} loop template ${draft.slug}. Loops already started keep their stages.`,
+      saved: (outcome) => t("admin:loops.saved", { outcome, slug: draft.slug }),
       after: async () => {
         await bank.reload();
         setSelected(draft.slug);
@@ -199,14 +210,14 @@ export function LoopBuilder() {
     <main id="main" className="page wide">
       <div className="page-head">
         <div>
-          <h1>Loop templates</h1>
-          <p className="muted">The rounds of a loop, in order. Drag a stage (or use the arrows) to reorder.</p>
+          <h1>{t("admin:nav.loops")}</h1>
+          <p className="muted">{t("admin:loops.intro")}</p>
         </div>
       </div>
       <BankNav />
       {bank.error !== undefined && <p className="error">{describeError(bank.error)}</p>}
       <div className="master-detail">
-        <nav className="card list-pane" aria-label="Loop templates">
+        <nav className="card list-pane" aria-label={t("admin:nav.loops")}>
           <ul className="plain pick-list">
             {loops.map((l) => (
               <li key={l.slug}>
@@ -214,63 +225,63 @@ export function LoopBuilder() {
                   {l.title}
                   <span className="small muted mono">
                     {l.slug}
-                    {l.status && l.status !== "published" ? ` · ${l.status}` : ""}
+                    {l.status && l.status !== "published" ? ` · ${t("admin:status.value", { status: l.status })}` : ""}
                   </span>
                 </button>
               </li>
             ))}
           </ul>
           <button type="button" className="secondary small" onClick={() => pick(null)}>
-            New loop template
+            {t("admin:loops.new")}
           </button>
         </nav>
         {draft && (
           <div className="detail-pane" data-testid="loop-builder">
             <SaveFeedback message={message} errors={errors} />
             <Section
-              title={selected ? `Loop ${draft.slug}` : "New loop template"}
+              title={selected ? t("admin:loops.heading", { slug: draft.slug }) : t("admin:loops.new")}
               id="loop-title"
               actions={
                 <button type="button" className="primary" disabled={busy || !draft.slug} onClick={() => void save()}>
-                  {busy ? "Saving…" : "Save loop template"}
+                  {busy ? t("admin:saving") : t("admin:loops.save")}
                 </button>
               }
             >
               <div className="form-grid">
                 <label>
-                  Slug
+                  {t("admin:slug")}
                   <input value={draft.slug} readOnly={Boolean(selected)} onChange={(e) => setDraft({ ...draft, slug: e.target.value })} placeholder="ai-lab-infra-sde" />
                   <FieldError errors={errors} path={`${prefix}.slug`} />
                 </label>
                 <label>
-                  Title
-                  <input value={draft.title} onChange={(e) => setDraft({ ...draft, title: e.target.value })} aria-label="Loop title" />
+                  {t("admin:parts.title")}
+                  <input value={draft.title} onChange={(e) => setDraft({ ...draft, title: e.target.value })} aria-label={t("admin:loops.loopTitle")} />
                   <FieldError errors={errors} path={`${prefix}.title`} />
                 </label>
                 <label>
-                  Status (candidates see published ones)
+                  {t("admin:loops.status")}
                   <select value={draft.status ?? "published"} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
-                    <option value="published">published</option>
-                    <option value="draft">draft</option>
-                    <option value="archived">archived</option>
+                    {(["published", "draft", "archived"] as const).map((status) => (
+                      <option key={status} value={status}>
+                        {t("admin:status.value", { status })}
+                      </option>
+                    ))}
                   </select>
                 </label>
                 <label className="span-3">
-                  Description
+                  {t("admin:loops.description")}
                   <textarea rows={2} value={draft.description ?? ""} onChange={(e) => setDraft({ ...draft, description: e.target.value })} />
                 </label>
               </div>
             </Section>
             <div className="section-head">
-              <h2>
-                Stages ({draft.stages.length}) · {minutes} min
-              </h2>
+              <h2>{t("admin:loops.stages", { count: draft.stages.length, minutes: formatNumber(minutes, { style: "unit", unit: "minute", unitDisplay: "short" }) })}</h2>
               <button
                 type="button"
                 className="secondary small"
                 onClick={() => setStages([...draft.stages, { kind: "coding", title: "", minutes: 60, questions: [] }])}
               >
-                Add stage
+                {t("admin:loops.addStage")}
               </button>
             </div>
             <FieldError errors={errors} path={`${prefix}.stages`} />
@@ -298,7 +309,7 @@ export function LoopBuilder() {
                 />
               ))}
             </ol>
-            {draft.stages.length === 0 && <p className="muted">No stages yet: add one.</p>}
+            {draft.stages.length === 0 && <p className="muted">{t("admin:loops.noStages")}</p>}
           </div>
         )}
       </div>

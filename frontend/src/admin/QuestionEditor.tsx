@@ -1,9 +1,12 @@
 // One question of the bank: edit its bank-file dict, save (in place or as a new version),
 // verify the reference in the sandbox with progress, publish.
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 
 import { ApiError, api, describeError, type QuestionAdmin } from "../api/client";
+import { i18next } from "../i18n";
+import { formatDateTime } from "../i18n/format";
 import { Problem } from "../pages/Problem";
 import { Markdown } from "../rooms/shared/Markdown";
 import { BankNav } from "./BankNav";
@@ -35,47 +38,50 @@ const POLL_MS = 400;
 const WORKER_WAIT_MS = 30_000;
 
 function BasicsSection({ draft, set, isNew, errors, rubrics }: { draft: QuestionDraft; set: (p: Partial<QuestionDraft>) => void; isNew: boolean; errors: Record<string, unknown>; rubrics: string[] }) {
+  const { t } = useTranslation();
   const preview = useDeferredValue(draft.prompt);
   return (
     <>
-      <Section title="Question" id="basics-title">
+      <Section title={t("admin:list.question")} id="basics-title">
         <div className="form-grid">
           <label>
-            Slug
+            {t("admin:slug")}
             <input value={draft.slug} onChange={(e) => set({ slug: e.target.value })} readOnly={!isNew} placeholder="token-batcher" pattern="[a-z0-9-]+" />
-            {!isNew && <span className="small muted">A slug never changes; create a new question instead.</span>}
+            {!isNew && <span className="small muted">{t("admin:editor.slugFixed")}</span>}
             <FieldError errors={errors} path="slug" />
           </label>
           <label>
-            Kind
+            {t("admin:list.kind")}
             <select value={draft.kind} disabled={!isNew} onChange={(e) => set({ kind: e.target.value as QuestionKind })}>
               {QUESTION_KINDS.map((k) => (
                 <option key={k} value={k}>
-                  {k}
+                  {t("admin:kind.value", { kind: k })}
                 </option>
               ))}
             </select>
           </label>
           <label className="span-2">
-            Title
+            {t("admin:parts.title")}
             <input value={draft.title} onChange={(e) => set({ title: e.target.value })} />
             <FieldError errors={errors} path="title" />
           </label>
           <label>
-            Difficulty
+            {t("admin:editor.difficulty")}
             <select value={draft.difficulty} onChange={(e) => set({ difficulty: e.target.value })}>
-              <option value="easy">easy</option>
-              <option value="medium">medium</option>
-              <option value="hard">hard</option>
+              {(["easy", "medium", "hard"] as const).map((difficulty) => (
+                <option key={difficulty} value={difficulty}>
+                  {t("admin:difficulty.value", { difficulty })}
+                </option>
+              ))}
             </select>
           </label>
           <label>
-            Tags (comma-separated)
+            {t("admin:editor.tags")}
             <input value={draft.tags.join(", ")} onChange={(e) => set({ tags: e.target.value.split(",").map((t) => t.trim()).filter(Boolean) })} />
             <FieldError errors={errors} path="tags" />
           </label>
           <label>
-            Rubric
+            {t("admin:editor.rubric")}
             <input list="rubric-slugs" value={draft.rubric ?? ""} onChange={(e) => set({ rubric: e.target.value || undefined })} placeholder="coding-default" />
             <datalist id="rubric-slugs">
               {rubrics.map((r) => (
@@ -86,16 +92,16 @@ function BasicsSection({ draft, set, isNew, errors, rubrics }: { draft: Question
           </label>
         </div>
       </Section>
-      <Section title="Prompt" id="prompt-title">
+      <Section title={t("admin:editor.prompt")} id="prompt-title">
         <div className="split">
           <label>
-            Markdown (```mermaid blocks render as diagrams)
+            {t("admin:editor.markdown")}
             <textarea className="mono prompt-input" rows={18} value={draft.prompt} onChange={(e) => set({ prompt: e.target.value })} />
             <FieldError errors={errors} path="prompt" />
           </label>
-          <div className="preview-pane" aria-label="Preview">
-            <h3 className="small muted">Preview</h3>
-            {preview.trim() ? <Markdown source={preview} className="preview" /> : <p className="muted small">Nothing to preview yet.</p>}
+          <div className="preview-pane" aria-label={t("admin:parts.preview")}>
+            <h3 className="small muted">{t("admin:parts.preview")}</h3>
+            {preview.trim() ? <Markdown source={preview} className="preview" /> : <p className="muted small">{t("admin:editor.nothingToPreview")}</p>}
           </div>
         </div>
       </Section>
@@ -110,18 +116,19 @@ export function publishBlockedReason(question: QuestionAdmin, progress: Verifica
   if (question.kind !== "coding" || question.verified_at) return null;
   switch (progress.state) {
     case "failed":
-      return "Verification failed: fix the reference solution or the tests, save, and verify again before publishing.";
+      return i18next.t("admin:publish.blockedFailed");
     case "queued":
     case "running":
-      return "Verification is running: publish once it has passed.";
+      return i18next.t("admin:publish.blockedRunning");
     case "unavailable":
-      return "Verification could not run (the sandbox was unavailable): verify again before publishing.";
+      return i18next.t("admin:publish.blockedUnavailable");
     default:
-      return "Not verified yet: press Verify and wait for the reference to pass every test before publishing.";
+      return i18next.t("admin:publish.blockedNotVerified");
   }
 }
 
 function VerifyPanel({ verification }: { verification: Verification }) {
+  const { t } = useTranslation();
   const done = verification.done ?? 0;
   const total = verification.total ?? 0;
   const state = verification.state;
@@ -129,26 +136,28 @@ function VerifyPanel({ verification }: { verification: Verification }) {
   const running = state === "queued" || state === "running";
   return (
     <section className={`card verify-panel verify-${state ?? "none"}`} aria-labelledby="verify-title" data-testid="verify-panel">
-      <h2 id="verify-title">Reference verification</h2>
-      {!state && <p className="muted small">Not verified yet. Verify runs the reference on every sample and hidden test in the sandbox.</p>}
+      <h2 id="verify-title">{t("admin:verify.title")}</h2>
+      {!state && <p className="muted small">{t("admin:verify.none")}</p>}
       {running && (
         <div className="verify-progress" role="status" aria-live="polite">
-          <progress max={total || 1} value={done} aria-label="Verification progress" />
+          <progress max={total || 1} value={done} aria-label={t("admin:verify.progress")} />
           <span className="small">
-            {state === "queued" ? "Queued for the judge worker…" : total ? `${done}/${total} tests` : "Starting the sandbox…"}
+            {state === "queued" ? t("admin:verify.queued") : total ? t("admin:verify.count", { done, total }) : t("admin:verify.starting")}
           </span>
         </div>
       )}
       {!running && state === "passed" && (
         <p className="ok" role="status" data-testid="verify-passed">
-          ✓ The reference passed all {total || ""} sample and hidden tests{verification.checked_at ? ` · ${new Date(verification.checked_at).toLocaleString()}` : ""}.
+          {verification.checked_at
+            ? t("admin:verify.passedAt", { total, at: formatDateTime(verification.checked_at) })
+            : t("admin:verify.passed", { total })}
         </p>
       )}
-      {state === "unavailable" && <p className="error">The sandbox was unavailable. Start the Docker engine (and the judge worker) and verify again.</p>}
+      {state === "unavailable" && <p className="error">{t("admin:verify.unavailable")}</p>}
       {!running && state === "failed" && (
         <>
           <p className="error" role="alert" data-testid="verify-failed">
-            ✗ The reference failed {failures.length} check{failures.length === 1 ? "" : "s"}: fix the reference or the tests, save, verify again.
+            {t("admin:verify.failed", { count: failures.length })}
           </p>
           <ul className="failure-list" data-testid="verify-failures">
             {failures.map((text) => {
@@ -156,7 +165,7 @@ function VerifyPanel({ verification }: { verification: Verification }) {
               return (
                 <li key={text}>
                   <div className="row">
-                    <strong>{f.part ? `Part ${f.part} · ${f.tests === "sample" ? "sample" : "hidden test"} ${f.test}` : "Reference"}</strong>
+                    <strong>{f.part ? t("admin:verify.failureAt", { part: f.part, tests: f.tests === "sample" ? "sample" : "hidden", test: f.test }) : t("admin:verify.reference")}</strong>
                     {f.language && <span className="small muted">{f.language}</span>}
                     {f.verdict && <span className={`verdict verdict-${f.verdict}`}>{f.verdict.replace(/_/g, " ")}</span>}
                   </div>
@@ -172,21 +181,23 @@ function VerifyPanel({ verification }: { verification: Verification }) {
 }
 
 function VersioningNote({ saved }: { saved: QuestionAdmin | null }) {
+  const { t } = useTranslation();
   return (
     <details className="versioning">
-      <summary>New version or edit in place?</summary>
+      <summary>{t("admin:versioning.summary")}</summary>
       <p className="small">
-        Saving edits <strong>this version in place</strong> while nothing uses it. Once a candidate's stage or a
-        submission uses a version it never changes: saving then creates <strong>version {saved ? saved.version + 1 : 2}</strong>{" "}
-        and leaves v{saved?.version ?? 1} as it was (loops under way keep it; new loops get the newest published
-        version). Changed coding content is unverified again, so a published coding question becomes a draft until
-        its reference passes and you publish it.
+        <Trans
+          i18nKey="admin:versioning.body"
+          values={{ next: saved ? saved.version + 1 : 2, current: saved?.version ?? 1 }}
+          components={{ strong: <strong /> }}
+        />
       </p>
     </details>
   );
 }
 
 export function QuestionEditorPage() {
+  const { t } = useTranslation();
   const { questionId } = useParams();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -255,7 +266,7 @@ export function QuestionEditorPage() {
   );
 
   if (loadError !== undefined) return <Problem error={loadError} />;
-  if (!draft) return <main id="main" className="page"><p className="muted">Loading the question…</p></main>;
+  if (!draft) return <main id="main" className="page"><p className="muted">{t("admin:editor.loading")}</p></main>;
 
   async function save({ confirmReanchor = false }: { confirmReanchor?: boolean } = {}) {
     if (!draft) return;
@@ -267,7 +278,7 @@ export function QuestionEditorPage() {
       if (isNew) {
         const created = await api.questionCreate(body);
         setDirty(false);
-        setMessage({ kind: "ok", text: `Created ${created.slug} v${created.version} as a ${created.status}.` });
+        setMessage({ kind: "ok", text: t("admin:editor.created", { slug: created.slug, version: created.version, status: t("admin:status.value", { status: created.status }) }) });
         leaveGuard.allowNext();
         navigate(`/bank/questions/${created.id}`, { replace: true });
         return;
@@ -281,12 +292,12 @@ export function QuestionEditorPage() {
       setProgress(verificationOf(after));
       const notes: string[] = [];
       if (after.id !== before.id) {
-        notes.push(`Saved as a new version, v${after.version}: v${before.version} is used by a stage or submission and stays as it was.`);
+        notes.push(t("admin:editor.savedNewVersion", { after: after.version, before: before.version }));
       } else {
-        notes.push(`Saved v${after.version} in place.`);
+        notes.push(t("admin:editor.savedInPlace", { version: after.version }));
       }
       if (before.status === "published" && after.status === "draft") {
-        notes.push("The coding content changed, so it is a draft until its reference is verified and you publish it.");
+        notes.push(t("admin:editor.backToDraft"));
       }
       setMessage({ kind: "ok", text: notes.join(" ") });
       if (after.id !== before.id) {
@@ -297,14 +308,14 @@ export function QuestionEditorPage() {
       if (err instanceof ApiError && err.code === "flaw_reanchor_needed" && Array.isArray(err.payload.flaws)) {
         setReanchor(err.payload.flaws as FlawProposal[]);
         setTab("document");
-        setMessage({ kind: "notice", text: "Not saved yet: check where the planted flaws should point." });
+        setMessage({ kind: "notice", text: t("admin:editor.checkFlaws") });
         return;
       }
       if (err instanceof ApiError && err.status === 400) {
         // Listed once, in the problem list below (and at each field), not again up here.
         setErrors(err.errors, bodyOf(draft));
         const count = Object.values(err.errors).reduce<number>((n, m) => n + ([] as unknown[]).concat(m).length, 0);
-        setMessage({ kind: "error", text: `Not saved: ${count} problem${count === 1 ? "" : "s"}, listed below.` });
+        setMessage({ kind: "error", text: t("admin:editor.notSaved", { count }) });
         return;
       }
       setMessage({ kind: "error", text: describeError(err) });
@@ -332,7 +343,7 @@ export function QuestionEditorPage() {
               setProgress(v);
               if (v.state !== "queued" && v.state !== "running") resolve(q);
               else if (v.state === "queued" && Date.now() - started > WORKER_WAIT_MS)
-                setMessage({ kind: "notice", text: "No judge worker has taken this yet. Is the worker running? It will start as soon as one does." });
+                setMessage({ kind: "notice", text: t("admin:verify.noWorker") });
             },
             () => undefined, // a failed poll is retried on the next tick
           );
@@ -356,10 +367,10 @@ export function QuestionEditorPage() {
       const after = await api.questionPublish(saved.id);
       setSaved(after);
       setDraft(draftOf(after));
-      setMessage({ kind: "ok", text: `Published v${after.version}: new loops now get this version.` });
+      setMessage({ kind: "ok", text: t("admin:publish.done", { version: after.version }) });
     } catch (err) {
       if (err instanceof ApiError && err.code === "question_not_verified") {
-        setMessage({ kind: "notice", text: `Not published: ${publishBlockedReason(saved, progress) ?? "its reference solution has not passed verification yet."}` });
+        setMessage({ kind: "notice", text: t("admin:publish.notPublished", { reason: publishBlockedReason(saved, progress) ?? t("admin:publish.notVerifiedYet") }) });
       } else {
         setMessage({ kind: "error", text: describeError(err) });
       }
@@ -369,7 +380,7 @@ export function QuestionEditorPage() {
   }
 
   async function archive() {
-    if (!saved || !window.confirm(`Archive ${saved.slug}? Every version leaves the bank; loops under way keep theirs.`)) return;
+    if (!saved || !window.confirm(t("admin:editor.archiveConfirm", { slug: saved.slug }))) return;
     setBusy("archive");
     try {
       await api.questionArchive(saved.id);
@@ -383,16 +394,16 @@ export function QuestionEditorPage() {
 
   const coding = draft.coding;
   const tabs: [Tab, string, boolean][] = [
-    ["prompt", "Prompt", true],
-    ["code", "Code", draft.kind === "coding"],
-    ["parts", `Parts & tests${coding ? ` (${coding.parts.length})` : ""}`, draft.kind === "coding"],
-    ["follow-ups", `Follow-ups (${draft.follow_ups?.length ?? 0})`, true],
-    ["document", `Design doc & flaws (${draft.review?.flaws.length ?? 0})`, draft.kind === "review"],
-    ["key-points", `Key points (${draft.key_points?.length ?? 0})`, KEY_POINT_KINDS.includes(draft.kind)],
+    ["prompt", t("admin:editor.prompt"), true],
+    ["code", t("admin:editor.tabCode"), draft.kind === "coding"],
+    ["parts", t("admin:editor.tabParts", { count: coding?.parts.length ?? 0 }), draft.kind === "coding"],
+    ["follow-ups", t("admin:editor.tabFollowUps", { count: draft.follow_ups?.length ?? 0 }), true],
+    ["document", t("admin:editor.tabDocument", { count: draft.review?.flaws.length ?? 0 }), draft.kind === "review"],
+    ["key-points", t("admin:editor.tabKeyPoints", { count: draft.key_points?.length ?? 0 }), KEY_POINT_KINDS.includes(draft.kind)],
     ["translations", translationsTabLabel(draft), true],
   ];
   const keyPointDimensions = KEY_POINT_KINDS.includes(draft.kind) ? (rubricDimensions[draft.rubric ?? ""] ?? []) : null;
-  const tabHasErrors = (t: Tab) => {
+  const tabHasErrors = (which: Tab) => {
     const keys = Object.keys(errors);
     const prefix: Record<Tab, (k: string) => boolean> = {
       prompt: (k) => !/^(coding|follow_ups|review|key_points|i18n)/.test(k),
@@ -403,7 +414,7 @@ export function QuestionEditorPage() {
       "key-points": (k) => k.startsWith("key_points"),
       translations: (k) => k.startsWith("i18n"),
     };
-    return keys.some(prefix[t]);
+    return keys.some(prefix[which]);
   };
   const busyAny = busy !== null;
   const canPublish = saved && saved.status !== "published";
@@ -412,28 +423,28 @@ export function QuestionEditorPage() {
   return (
     <main id="main" className="page wide question-editor" data-testid="question-editor">
       <p className="crumbs">
-        <Link to="/bank">Question bank</Link> / {isNew ? "New question" : `${saved?.slug} v${saved?.version}`}
+        <Link to="/bank">{t("admin:list.title")}</Link> / {isNew ? t("admin:list.newQuestion") : `${saved?.slug} v${saved?.version}`}
       </p>
       <div className="page-head sticky-head">
         <div>
-          <h1>{isNew ? `New ${draft.kind} question` : draft.title || draft.slug}</h1>
+          <h1>{isNew ? t("admin:editor.newOfKind", { kind: t("admin:kind.value", { kind: draft.kind }) }) : draft.title || draft.slug}</h1>
           {saved && (
             <p className="row small">
               <span className="mono">
                 {saved.slug} · v{saved.version}
               </span>
               <StatusBadges question={saved} />
-              {dirty && <span className="save save-dirty">Unsaved changes</span>}
+              {dirty && <span className="save save-dirty">{t("admin:editor.unsaved")}</span>}
             </p>
           )}
         </div>
         <div className="row actions">
           <button type="button" className="primary" onClick={() => void save()} disabled={busyAny || !dirty}>
-            {busy === "save" ? "Saving…" : isNew ? "Create draft" : "Save"}
+            {busy === "save" ? t("admin:saving") : isNew ? t("admin:editor.createDraft") : t("admin:editor.save")}
           </button>
           {saved?.kind === "coding" && (
-            <button type="button" className="secondary" onClick={() => void verify()} disabled={busyAny || dirty} title={dirty ? "Save first" : "Run the reference on every hidden test"}>
-              {busy === "verify" ? "Verifying…" : "Verify"}
+            <button type="button" className="secondary" onClick={() => void verify()} disabled={busyAny || dirty} title={dirty ? t("admin:editor.saveFirst") : t("admin:verify.hint")}>
+              {busy === "verify" ? t("admin:verify.verifying") : t("admin:verify.button")}
             </button>
           )}
           {canPublish && (
@@ -442,15 +453,15 @@ export function QuestionEditorPage() {
               className="secondary"
               onClick={() => void publish()}
               disabled={busyAny || dirty || publishBlocked !== null}
-              title={dirty ? "Save first" : (publishBlocked ?? undefined)}
+              title={dirty ? t("admin:editor.saveFirst") : (publishBlocked ?? undefined)}
               aria-describedby={publishBlocked ? "publish-blocked" : undefined}
             >
-              {busy === "publish" ? "Publishing…" : "Publish"}
+              {busy === "publish" ? t("admin:publish.publishing") : t("admin:publish.button")}
             </button>
           )}
           {saved && saved.status !== "archived" && (
             <button type="button" className="danger" onClick={() => void archive()} disabled={busyAny}>
-              Archive
+              {t("admin:editor.archive")}
             </button>
           )}
         </div>
@@ -466,7 +477,7 @@ export function QuestionEditorPage() {
           {publishBlocked}
         </p>
       )}
-      {dirty && saved && (saved.kind === "coding") && <p className="small muted">Save before you verify or publish: both act on the saved version.</p>}
+      {dirty && saved && (saved.kind === "coding") && <p className="small muted">{t("admin:editor.saveBefore")}</p>}
       {reanchor && (
         <ReanchorPrompt
           proposals={reanchor}
@@ -481,7 +492,7 @@ export function QuestionEditorPage() {
       <ErrorList errors={errors} />
       <div className="editor-layout">
         <div className="editor-main">
-          <div className="tabs" role="tablist" aria-label="Question sections">
+          <div className="tabs" role="tablist" aria-label={t("admin:editor.sections")}>
             {tabs
               .filter(([, , shown]) => shown)
               .map(([key, label]) => (
@@ -506,11 +517,9 @@ export function QuestionEditorPage() {
             {tab === "document" && draft.review && <FlawEditor review={draft.review} onChange={(review) => set({ review })} errors={errors} />}
             {tab === "translations" && <TranslationsEditor draft={draft} onChange={(i18n) => set({ i18n })} errors={errors} />}
             {tab === "key-points" && keyPointDimensions && (
-              <Section title="Key points" id="key-points-title">
-                <p className="small muted">
-                  What a strong answer covers. In solo practice the automatic scorecard marks each covered (quoting the sentence a pattern matched) or not, per rubric dimension. Follow-ups carry their own, on the Follow-ups tab.
-                </p>
-                <KeyPointEditor title="Key points of the question" keyPoints={draft.key_points ?? []} onChange={(list) => set({ key_points: list })} errors={errors} path="key_points" dimensions={keyPointDimensions} />
+              <Section title={t("admin:editor.keyPoints")} id="key-points-title">
+                <p className="small muted">{t("admin:editor.keyPointsHelp")}</p>
+                <KeyPointEditor title={t("admin:editor.keyPointsOfQuestion")} keyPoints={draft.key_points ?? []} onChange={(list) => set({ key_points: list })} errors={errors} path="key_points" dimensions={keyPointDimensions} />
               </Section>
             )}
           </div>
@@ -518,17 +527,17 @@ export function QuestionEditorPage() {
         <aside className="editor-side">
           {saved?.kind === "coding" && <VerifyPanel verification={progress} />}
           <section className="card">
-            <h2>Publishing</h2>
+            <h2>{t("admin:publish.title")}</h2>
             <p className="small">
               {saved
                 ? saved.status === "published"
-                  ? "Published: new loops get this version."
+                  ? t("admin:publish.published")
                   : saved.status === "archived"
-                    ? "Archived: no new loop gets it."
+                    ? t("admin:publish.archived")
                     : saved.kind === "coding"
-                      ? "A draft. Verify the reference, then publish."
-                      : "A draft. Publish it to make it available to loop templates."
-                : "Create the draft first; a coding question is verified before it is published."}
+                      ? t("admin:publish.draftCoding")
+                      : t("admin:publish.draft")
+                : t("admin:publish.createFirst")}
             </p>
             <VersioningNote saved={saved} />
           </section>

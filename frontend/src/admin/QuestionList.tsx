@@ -1,45 +1,50 @@
 import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router";
 
 import { api, describeError, type QuestionAdmin, type QuestionSummary } from "../api/client";
+import { i18next } from "../i18n";
+import { formatDateTime } from "../i18n/format";
 import { useAsync } from "../lib/useAsync";
 import { BankNav } from "./BankNav";
 import { QUESTION_KINDS, type QuestionKind, verificationOf } from "./model";
 
 /** The list has the summary's `verification_state`; the editor the full `verification`. */
 export function StatusBadges({ question }: { question: QuestionSummary | QuestionAdmin }) {
+  const { t } = useTranslation();
   const state = "verification_state" in question ? question.verification_state : verificationOf(question).state;
   return (
     <span className="badges">
-      <span className={`badge q-${question.status}`}>{question.status}</span>
+      <span className={`badge q-${question.status}`}>{t("admin:status.value", { status: question.status })}</span>
       {question.kind === "coding" &&
         (question.verified_at ? (
-          <span className="badge q-verified">verified</span>
+          <span className="badge q-verified">{t("admin:list.verified")}</span>
         ) : state === "failed" ? (
-          <span className="badge q-failed">verification failed</span>
+          <span className="badge q-failed">{t("admin:list.verificationFailed")}</span>
         ) : (
-          <span className="badge q-unverified">unverified</span>
+          <span className="badge q-unverified">{t("admin:list.unverified")}</span>
         ))}
     </span>
   );
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** What a question holds, from the summary's counts (the list never loads the tests). */
 export function contentsOf(q: QuestionSummary): string {
   const items: string[] = [];
   if (q.kind === "coding") {
-    items.push(plural(q.part_count, "part"), plural(q.sample_count, "sample"), plural(q.hidden_count, "hidden test"));
+    items.push(
+      i18next.t("admin:list.parts", { count: q.part_count }),
+      i18next.t("admin:list.samples", { count: q.sample_count }),
+      i18next.t("admin:list.hidden", { count: q.hidden_count }),
+    );
   }
-  if (q.kind === "review") items.push(plural(q.flaw_count, "planted flaw"));
-  if (q.follow_up_count) items.push(plural(q.follow_up_count, "follow-up"));
+  if (q.kind === "review") items.push(i18next.t("admin:list.flaws", { count: q.flaw_count }));
+  if (q.follow_up_count) items.push(i18next.t("admin:list.followUps", { count: q.follow_up_count }));
   return items.join(" · ");
 }
 
 export function QuestionList() {
+  const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const navigate = useNavigate();
   const kind = params.get("kind") ?? "";
@@ -68,68 +73,70 @@ export function QuestionList() {
     <main id="main" className="page wide">
       <div className="page-head">
         <div>
-          <h1>Question bank</h1>
-          <p className="muted">Coding questions are published only once their reference solution passes every hidden test in the sandbox.</p>
+          <h1>{t("admin:list.title")}</h1>
+          <p className="muted">{t("admin:list.intro")}</p>
         </div>
         <div className="row">
           <label className="inline">
-            <span className="sr-only">Kind of the new question</span>
-            <select value={newKind} onChange={(e) => setNewKind(e.target.value as QuestionKind)} aria-label="Kind of the new question">
+            <span className="sr-only">{t("admin:list.newKind")}</span>
+            <select value={newKind} onChange={(e) => setNewKind(e.target.value as QuestionKind)} aria-label={t("admin:list.newKind")}>
               {QUESTION_KINDS.map((k) => (
                 <option key={k} value={k}>
-                  {k}
+                  {t("admin:kind.value", { kind: k })}
                 </option>
               ))}
             </select>
           </label>
           <button type="button" className="primary" onClick={() => navigate(`/bank/questions/new?kind=${newKind}`)}>
-            New question
+            {t("admin:list.newQuestion")}
           </button>
         </div>
       </div>
       <BankNav />
       <div className="filters" role="search">
         <label className="inline">
-          Search
-          <input type="search" aria-label="Search questions" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="slug, title or tag" />
+          {t("admin:list.search")}
+          <input type="search" aria-label={t("admin:list.searchLabel")} value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t("admin:list.searchPlaceholder")} />
         </label>
         <label className="inline">
-          Kind
-          <select value={kind} onChange={(e) => setFilter("kind", e.target.value)} aria-label="Filter by kind">
-            <option value="">all</option>
+          {t("admin:list.kind")}
+          <select value={kind} onChange={(e) => setFilter("kind", e.target.value)} aria-label={t("admin:list.filterKind")}>
+            <option value="">{t("admin:list.all")}</option>
             {QUESTION_KINDS.map((k) => (
               <option key={k} value={k}>
-                {k}
+                {t("admin:kind.value", { kind: k })}
               </option>
             ))}
           </select>
         </label>
         <label className="inline">
-          Status
-          <select value={status} onChange={(e) => setFilter("status", e.target.value)} aria-label="Filter by status">
-            <option value="">all</option>
-            <option value="draft">draft</option>
-            <option value="published">published</option>
-            <option value="archived">archived</option>
+          {t("admin:list.status")}
+          <select value={status} onChange={(e) => setFilter("status", e.target.value)} aria-label={t("admin:list.filterStatus")}>
+            <option value="">{t("admin:list.all")}</option>
+            {(["draft", "published", "archived"] as const).map((s) => (
+              <option key={s} value={s}>
+                {t("admin:status.value", { status: s })}
+              </option>
+            ))}
           </select>
         </label>
-        <span className="muted small">{questions.data ? `${shown.length} of ${questions.data.length}` : ""}</span>
+        <span className="muted small">{questions.data ? t("admin:list.shown", { shown: shown.length, total: questions.data.length }) : ""}</span>
       </div>
       {questions.error !== undefined && (
         <p className="error" role="alert">
           {describeError(questions.error)}
         </p>
       )}
-      {questions.loading && !questions.data && <p className="muted">Loading the bank…</p>}
+      {questions.loading && !questions.data && <p className="muted">{t("admin:list.loading")}</p>}
       <table className="table" data-testid="question-list">
         <thead>
           <tr>
-            <th scope="col">Question</th>
-            <th scope="col">Kind</th>
-            <th scope="col">Version</th>
-            <th scope="col">State</th>
-            <th scope="col">Contents</th>
-            <th scope="col">Tags</th>
+            <th scope="col">{t("admin:list.question")}</th>
+            <th scope="col">{t("admin:list.kind")}</th>
+            <th scope="col">{t("admin:list.version")}</th>
+            <th scope="col">{t("admin:list.state")}</th>
+            <th scope="col">{t("admin:list.contents")}</th>
+            <th scope="col">{t("admin:list.tags")}</th>
           </tr>
         </thead>
         <tbody>
@@ -139,11 +146,11 @@ export function QuestionList() {
                 <Link to={`/bank/questions/${q.id}`}>{q.title}</Link>
                 <div className="small muted mono">{q.slug}</div>
               </td>
-              <td>{q.kind}</td>
+              <td>{t("admin:kind.value", { kind: q.kind })}</td>
               <td>
                 v{q.version}
                 <div className="small muted">
-                  <time dateTime={q.created_at}>{new Date(q.created_at).toLocaleDateString()}</time>
+                  <time dateTime={q.created_at}>{formatDateTime(q.created_at, { dateStyle: "medium" })}</time>
                 </div>
               </td>
               <td>
@@ -156,7 +163,7 @@ export function QuestionList() {
           {questions.data && shown.length === 0 && (
             <tr>
               <td colSpan={6} className="muted">
-                No question matches.
+                {t("admin:list.noMatch")}
               </td>
             </tr>
           )}

@@ -1,5 +1,8 @@
 // A review document edit moved lines that planted flaws point at: the server proposes where
 // each flaw should now point (`flaw_reanchor_needed`), and the editor asks before saving.
+import { useTranslation } from "react-i18next";
+
+import { i18next } from "../i18n";
 
 /** One flaw whose lines' text changed through the edit, as the server proposes to move it. */
 export type FlawProposal = {
@@ -13,7 +16,7 @@ export type FlawProposal = {
 };
 
 function lines([first, last]: [number, number]): string {
-  return first === last ? `line ${first}` : `lines ${first}–${last}`;
+  return i18next.t("admin:reanchor.lines", { first, last, same: String(first === last) });
 }
 
 export function ReanchorPrompt({
@@ -27,41 +30,29 @@ export function ReanchorPrompt({
   onAccept: () => void;
   onCancel: () => void;
 }) {
-  const many = proposals.length !== 1;
+  const { t } = useTranslation();
+  const count = proposals.length;
   return (
     <section className="card reanchor-prompt" role="alertdialog" aria-labelledby="reanchor-title" data-testid="reanchor-prompt">
-      <h2 id="reanchor-title">
-        Your edit changed the text {many ? `${proposals.length} planted flaws point` : "a planted flaw points"} at
-      </h2>
-      <p className="small">
-        Flaws whose lines only moved have followed them. Check {many ? "these" : "this one"}: move {many ? "them" : "it"} as
-        proposed, or keep editing and set the lines yourself on the flaw.
-      </p>
+      <h2 id="reanchor-title">{t("admin:reanchor.title", { count })}</h2>
+      <p className="small">{t("admin:reanchor.explain", { count })}</p>
       <ol className="reanchor-list">
         {proposals.map((p) => (
           <li key={p.index}>
             <p>
-              <strong>
-                Flaw #{p.index + 1} · {p.category}
-              </strong>{" "}
-              {p.deleted ? (
-                <>
-                  was on {lines(p.lines_before)}, which the edit deleted; proposed: {lines(p.lines_after)}.
-                </>
-              ) : (
-                <>
-                  {lines(p.lines_before)} → {lines(p.lines_after)}
-                </>
-              )}
+              <strong>{t("admin:reanchor.flaw", { n: p.index + 1, category: p.category })}</strong>{" "}
+              {p.deleted
+                ? t("admin:reanchor.deleted", { before: lines(p.lines_before), after: lines(p.lines_after) })
+                : `${lines(p.lines_before)} → ${lines(p.lines_after)}`}
             </p>
             <div className="reanchor-texts">
               <div>
-                <span className="small muted">Planted on</span>
-                <pre className="mono small">{p.text_before || "(empty)"}</pre>
+                <span className="small muted">{t("admin:reanchor.plantedOn")}</span>
+                <pre className="mono small">{p.text_before || t("admin:reanchor.empty")}</pre>
               </div>
               <div>
-                <span className="small muted">Now there</span>
-                <pre className="mono small">{p.text_after || "(nothing: deleted)"}</pre>
+                <span className="small muted">{t("admin:reanchor.nowThere")}</span>
+                <pre className="mono small">{p.text_after || t("admin:reanchor.nothing")}</pre>
               </div>
             </div>
           </li>
@@ -69,10 +60,10 @@ export function ReanchorPrompt({
       </ol>
       <div className="row">
         <button type="button" className="primary" onClick={onAccept} disabled={busy}>
-          {busy ? "Saving…" : `Move ${many ? "them" : "it"} as proposed and save`}
+          {busy ? t("admin:saving") : t("admin:reanchor.accept", { count })}
         </button>
         <button type="button" className="secondary" onClick={onCancel} disabled={busy}>
-          Keep editing
+          {t("admin:reanchor.keepEditing")}
         </button>
       </div>
     </section>

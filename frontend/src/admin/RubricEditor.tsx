@@ -1,6 +1,7 @@
 // Rubrics: dimensions with weights and four level descriptors. Saved through the bank
 // import (a bank document holding just this rubric), which replaces the rubric by slug.
 import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 import { api, type BankRubric, describeError } from "../api/client";
 import { useAsync } from "../lib/useAsync";
@@ -9,13 +10,12 @@ import { FieldError, ItemControls, SaveFeedback, Section } from "./fields";
 import { moveItem, rubricBank } from "./model";
 import { useBankSave } from "./useBankSave";
 
-const LEVEL_NAMES = ["1 · weak", "2 · mixed", "3 · solid", "4 · strong"];
-
 function emptyRubric(): BankRubric {
   return { slug: "", title: "", dimensions: [{ name: "", weight: 1, levels: ["", "", "", ""] }] };
 }
 
 export function RubricEditor() {
+  const { t } = useTranslation();
   const bank = useAsync(() => api.bankExport("rubrics"), []);
   const [selected, setSelected] = useState<string | null>(null);
   const [draft, setDraft] = useState<BankRubric | null>(null);
@@ -40,7 +40,7 @@ export function RubricEditor() {
     await saveBank({
       bank: rubricBank(draft),
       section: "rubrics",
-      saved: (verb) => `${verb} rubric ${draft.slug}. Loops started from now on are scored with it; loops already started keep the version they started with.`,
+      saved: (outcome) => t("admin:rubrics.saved", { outcome, slug: draft.slug }),
       after: async () => {
         await bank.reload();
         setSelected(draft.slug);
@@ -56,14 +56,14 @@ export function RubricEditor() {
     <main id="main" className="page wide">
       <div className="page-head">
         <div>
-          <h1>Rubrics</h1>
-          <p className="muted">What coaches score a stage on: each dimension has a weight and four level descriptors.</p>
+          <h1>{t("admin:rubrics.title")}</h1>
+          <p className="muted">{t("admin:rubrics.intro")}</p>
         </div>
       </div>
       <BankNav />
       {bank.error !== undefined && <p className="error">{describeError(bank.error)}</p>}
       <div className="master-detail">
-        <nav className="card list-pane" aria-label="Rubrics">
+        <nav className="card list-pane" aria-label={t("admin:rubrics.title")}>
           <ul className="plain pick-list">
             {rubrics.map((r) => (
               <li key={r.slug}>
@@ -75,29 +75,29 @@ export function RubricEditor() {
             ))}
           </ul>
           <button type="button" className="secondary small" onClick={() => pick(null)}>
-            New rubric
+            {t("admin:rubrics.new")}
           </button>
         </nav>
         {draft && (
           <div className="detail-pane" data-testid="rubric-editor">
             <SaveFeedback message={message} errors={errors} />
             <Section
-              title={selected ? `Rubric ${draft.slug}` : "New rubric"}
+              title={selected ? t("admin:rubrics.heading", { slug: draft.slug }) : t("admin:rubrics.new")}
               id="rubric-title"
               actions={
                 <button type="button" className="primary" disabled={busy || !draft.slug} onClick={() => void save()}>
-                  {busy ? "Saving…" : "Save rubric"}
+                  {busy ? t("admin:saving") : t("admin:rubrics.save")}
                 </button>
               }
             >
               <div className="form-grid">
                 <label>
-                  Slug
+                  {t("admin:slug")}
                   <input value={draft.slug} readOnly={Boolean(selected)} onChange={(e) => setDraft({ ...draft, slug: e.target.value })} placeholder="coding-default" />
                   <FieldError errors={errors} path={`${prefix}.slug`} />
                 </label>
                 <label className="span-2">
-                  Title
+                  {t("admin:parts.title")}
                   <input value={draft.title ?? ""} onChange={(e) => setDraft({ ...draft, title: e.target.value })} />
                 </label>
               </div>
@@ -105,13 +105,13 @@ export function RubricEditor() {
             {draft.dimensions.map((d, i) => (
               <Section
                 key={i}
-                title={`Dimension ${i + 1}${d.name ? ` · ${d.name}` : ""}`}
+                title={d.name ? t("admin:rubrics.dimensionNamed", { n: i + 1, name: d.name }) : t("admin:rubrics.dimension", { n: i + 1 })}
                 id={`dim-${i}`}
                 actions={
                   <ItemControls
                     index={i}
                     count={draft.dimensions.length}
-                    label={`dimension ${i + 1}`}
+                    label={t("admin:rubrics.dimensionLabel", { n: i + 1 })}
                     onMove={(to) => setDraft({ ...draft, dimensions: moveItem(draft.dimensions, i, to) })}
                     onRemove={() => setDraft({ ...draft, dimensions: draft.dimensions.filter((_, j) => j !== i) })}
                   />
@@ -119,12 +119,12 @@ export function RubricEditor() {
               >
                 <div className="form-grid">
                   <label className="span-2">
-                    Name
+                    {t("admin:rubrics.name")}
                     <input value={d.name} onChange={(e) => setDim(i, { name: e.target.value })} />
                     <FieldError errors={errors} path={`${prefix}.dimensions[${i}].name`} />
                   </label>
                   <label>
-                    Weight
+                    {t("admin:rubrics.weight")}
                     <input type="number" min={0} step={0.5} value={d.weight} onChange={(e) => setDim(i, { weight: Number(e.target.value) })} />
                     <FieldError errors={errors} path={`${prefix}.dimensions[${i}].weight`} />
                   </label>
@@ -132,7 +132,7 @@ export function RubricEditor() {
                 <div className="levels-edit">
                   {[0, 1, 2, 3].map((n) => (
                     <label key={n}>
-                      Level {LEVEL_NAMES[n]}
+                      {t("admin:rubrics.level", { level: n + 1 })}
                       <textarea rows={3} value={d.levels[n] ?? ""} onChange={(e) => setDim(i, { levels: d.levels.map((l, j) => (j === n ? e.target.value : l)) })} />
                     </label>
                   ))}
@@ -141,7 +141,7 @@ export function RubricEditor() {
               </Section>
             ))}
             <button type="button" className="secondary" onClick={() => setDraft({ ...draft, dimensions: [...draft.dimensions, { name: "", weight: 1, levels: ["", "", "", ""] }] })}>
-              Add dimension
+              {t("admin:rubrics.addDimension")}
             </button>
           </div>
         )}

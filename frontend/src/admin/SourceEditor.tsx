@@ -20,12 +20,16 @@ export function SourceEditor({
   value,
   onChange,
   language,
+  name,
   label,
   readOnly = false,
 }: {
   value: string;
   onChange: (value: string) => void;
   language: string;
+  /** Which source this is, e.g. "Reference python": one editor per name, and its test id. */
+  name: string;
+  /** What a screen reader announces, in the interface's language. */
   label: string;
   readOnly?: boolean;
 }) {
@@ -67,9 +71,9 @@ export function SourceEditor({
       editor.destroy();
       view.current = null;
     };
-    // One editor per label (language tab); outside changes of `value` are synced below.
+    // One editor per name (language tab); outside changes of `value` are synced below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [label, readOnly]);
+  }, [name, label, readOnly]);
 
   useEffect(() => {
     const editor = view.current;
@@ -86,7 +90,7 @@ export function SourceEditor({
     return () => {
       stale = true;
     };
-  }, [language, label]);
+  }, [language, name, label]);
 
-  return <div className="code-editor source-editor" ref={host} data-testid={`source-${label}`} />;
+  return <div className="code-editor source-editor" ref={host} data-testid={`source-${name}`} />;
 }

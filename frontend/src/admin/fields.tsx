@@ -1,5 +1,6 @@
 // Small form pieces shared by the bank editors.
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 import { errorsAt } from "./model";
 import type { SaveMessage } from "./useBankSave";
@@ -17,12 +18,13 @@ export function FieldError({ errors, path, nested = false }: { errors: Record<st
 
 /** Every problem of a 400, each with its path, as the bank import lists them. */
 export function ErrorList({ errors, title }: { errors: Record<string, unknown>; title?: string }) {
+  const { t } = useTranslation();
   const entries = Object.entries(errors);
   if (!entries.length) return null;
   const count = entries.reduce((n, [, m]) => n + ([] as unknown[]).concat(m).length, 0);
   return (
     <section className="error-list" role="alert" aria-labelledby="error-list-title" data-testid="error-list">
-      <h2 id="error-list-title">{title ?? `${count} problem${count === 1 ? "" : "s"} — nothing was saved`}</h2>
+      <h2 id="error-list-title">{title ?? t("admin:errors.nothingSaved", { count })}</h2>
       <ul>
         {entries.map(([path, messages]) =>
           ([] as unknown[]).concat(messages).map((message, i) => (
@@ -76,16 +78,17 @@ export function ItemControls({
   onRemove: () => void;
   label: string;
 }) {
+  const { t } = useTranslation();
   return (
     <span className="item-controls">
-      <button type="button" className="secondary small" aria-label={`Move ${label} up`} disabled={index === 0} onClick={() => onMove(index - 1)}>
+      <button type="button" className="secondary small" aria-label={t("admin:item.moveUp", { label })} disabled={index === 0} onClick={() => onMove(index - 1)}>
         ↑
       </button>
-      <button type="button" className="secondary small" aria-label={`Move ${label} down`} disabled={index === count - 1} onClick={() => onMove(index + 1)}>
+      <button type="button" className="secondary small" aria-label={t("admin:item.moveDown", { label })} disabled={index === count - 1} onClick={() => onMove(index + 1)}>
         ↓
       </button>
-      <button type="button" className="danger small" aria-label={`Remove ${label}`} onClick={onRemove}>
-        Remove
+      <button type="button" className="danger small" aria-label={t("admin:item.remove", { label })} onClick={onRemove}>
+        {t("admin:item.removeButton")}
       </button>
     </span>
   );

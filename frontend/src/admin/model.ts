@@ -1,6 +1,8 @@
 // The question dict the admin pages edit: the bank-file shape (DESIGN.md "Question bank
 // file format"), as `GET /api/v1/questions/{id}/` returns it and PUT takes it back.
 import type { BankFile, BankLoop, BankRubric, QuestionAdmin } from "../api/client";
+import { i18next } from "../i18n";
+import { formatNumber } from "../i18n/format";
 import type { StageKinds } from "../lib/stageKinds";
 
 export type QuestionKind = "coding" | "design" | "review" | "discussion";
@@ -8,12 +10,6 @@ export const QUESTION_KINDS: QuestionKind[] = ["coding", "design", "review", "di
 export const LANGUAGES = ["python", "javascript", "cpp", "go"] as const;
 export const LANGUAGE_LABEL: Record<string, string> = { python: "Python 3", javascript: "JavaScript", cpp: "C++17", go: "Go 1.19" };
 export const TRIGGERS = ["manual", "on_part_passed", "after_minutes", "after_answer"] as const;
-export const TRIGGER_LABEL: Record<string, string> = {
-  manual: "Manual (coach pushes it)",
-  on_part_passed: "When the previous part's hidden tests pass",
-  after_minutes: "After N minutes",
-  after_answer: "Once the candidate has answered (solo), or at Next question",
-};
 export const SEVERITIES = ["low", "medium", "high"] as const;
 export const CHECKERS = ["exact", "tokens", "unordered-lines", "float:1e-6"];
 
@@ -282,7 +278,13 @@ export function questionKindsFor(kinds: StageKinds | null, stageKind: string): r
 export function sizeLabel(text: string): string {
   const lines = text.split("\n").length;
   const kb = new Blob([text]).size / 1024;
-  return `${lines.toLocaleString()} lines · ${kb >= 1024 ? `${(kb / 1024).toFixed(1)} MB` : `${kb.toFixed(1)} KB`}`;
+  const size = formatNumber(kb >= 1024 ? kb / 1024 : kb, {
+    style: "unit",
+    unit: kb >= 1024 ? "megabyte" : "kilobyte",
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+  });
+  return i18next.t("admin:tests.size", { lines, size });
 }
 
 /** The value at a bank-file path (`coding.parts[0].hidden[3].output`), or undefined. */

@@ -11,9 +11,9 @@ export interface SaveMessage {
 
 type Section = "loops" | "rubrics";
 
-/** The verb of the message: what the import did with the item's slug. */
-function outcome(states: BankImportResult[Section]): string {
-  return states.created.length ? "Created" : states.updated.length ? "Saved" : "No changes to";
+/** What the import did with the item's slug: the `outcome` select of the saved message. */
+function outcome(states: BankImportResult[Section]): "created" | "saved" | "unchanged" {
+  return states.created.length ? "created" : states.updated.length ? "saved" : "unchanged";
 }
 
 /** A save in progress, the last one's message and its 400 problems keyed by bank-file path. */
@@ -27,7 +27,7 @@ export function useBankSave() {
     setMessage(null);
   };
 
-  /** Import `bank` unverified; on success say `saved(verb)`, then `after` (reload the list). */
+  /** Import `bank` unverified; on success say `saved(outcome)`, then `after` (reload the list). */
   async function save({
     bank,
     section,
@@ -36,7 +36,7 @@ export function useBankSave() {
   }: {
     bank: object;
     section: Section;
-    saved: (verb: string) => string;
+    saved: (outcome: "created" | "saved" | "unchanged") => string;
     after: () => Promise<void> | void;
   }) {
     setBusy(true);

@@ -1,13 +1,14 @@
 // Unsaved edits are not lost silently: in-app navigation away from the page asks first
 // (a route blocker), and so does closing or reloading the tab (beforeunload).
 import { useCallback, useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { useBlocker } from "react-router";
-
-export const LEAVE_MESSAGE = "You have unsaved changes. Leave this page and lose them?";
 
 /** Guards the page while `dirty`. `allowNext()` lets the page's own next navigation
  * through (after a save, before the re-render that clears `dirty`). */
-export function useLeaveGuard(dirty: boolean, message: string = LEAVE_MESSAGE): { allowNext: () => void } {
+export function useLeaveGuard(dirty: boolean, message?: string): { allowNext: () => void } {
+  const { t } = useTranslation();
+  const question = message ?? t("admin:leave.confirm");
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
   const allowed = useRef(false);
@@ -21,9 +22,9 @@ export function useLeaveGuard(dirty: boolean, message: string = LEAVE_MESSAGE): 
 
   useEffect(() => {
     if (blocker.state !== "blocked") return;
-    if (window.confirm(message)) blocker.proceed();
+    if (window.confirm(question)) blocker.proceed();
     else blocker.reset();
-  }, [blocker, message]);
+  }, [blocker, question]);
 
   useEffect(() => {
     if (!dirty) return;

@@ -1,9 +1,11 @@
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 
 import { api, describeError, type QueueEntry } from "../api/client";
 import { useMe } from "../auth/session";
-import { formatClock, formatDate, formatTime } from "../lib/format";
+import { formatDateTime, formatNumber } from "../i18n/format";
+import { formatClock } from "../lib/format";
 import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
 import { UpcomingSessions } from "../scheduling/UpcomingSessions";
@@ -15,7 +17,7 @@ const QUEUE_POLL_MS = 5000;
 const ALERT_NAMES = 3;
 
 function formatWhen(iso: string): string {
-  return `${formatDate(iso)} ${formatTime(iso)}`;
+  return formatDateTime(iso, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
 }
 
 /** Entries that appeared since the page first loaded the queue (not those there at first),
@@ -40,6 +42,7 @@ export function useNewQueueEntries(entries: QueueEntry[] | undefined): QueueEntr
 }
 
 export function CoachHome() {
+  const { t } = useTranslation();
   const me = useMe();
   const navigate = useNavigate();
   const kindLabel = useStageKindLabel();
@@ -84,9 +87,9 @@ export function CoachHome() {
   return (
     <main id="main" className="page">
       <div className="page-head">
-        <h1>Coach console</h1>
+        <h1>{t("coach:home.title")}</h1>
         <button type="button" className="secondary small" onClick={() => { void queue.reload(); void loops.reload(); }}>
-          Refresh
+          {t("coach:home.refresh")}
         </button>
       </div>
       {error && (
@@ -97,31 +100,36 @@ export function CoachHome() {
       <UpcomingSessions side="coach" />
       <section aria-labelledby="queue-title">
         <h2 id="queue-title">
-          Waiting for a coach{" "}
+          {t("coach:home.waiting")}{" "}
           {fresh.length > 0 && (
             <span className="badge status-live" data-testid="queue-new">
-              {fresh.length} new
+              {t("coach:home.newCount", { count: fresh.length })}
             </span>
           )}
         </h2>
         {fresh.length > 0 && (
           <p className="notice" role="alert" data-testid="queue-alert">
-            New in the queue: {fresh.slice(0, ALERT_NAMES).map((e) => `${e.candidate} · ${e.title}`).join(", ")}
-            {fresh.length > ALERT_NAMES && ` and ${fresh.length - ALERT_NAMES} more`}
+            {t("coach:home.newInQueue", {
+              names: fresh
+                .slice(0, ALERT_NAMES)
+                .map((e) => `${e.candidate} · ${e.title}`)
+                .join(t("coach:home.namesSeparator")),
+              more: Math.max(0, fresh.length - ALERT_NAMES),
+            })}
           </p>
         )}
         {queue.error !== undefined && <p className="error">{describeError(queue.error)}</p>}
-        {queue.data && queue.data.length === 0 && <p className="muted">Nobody is waiting right now.</p>}
+        {queue.data && queue.data.length === 0 && <p className="muted">{t("coach:home.nobody")}</p>}
         <table className="table" data-testid="coach-queue">
           <thead>
             <tr>
-              <th scope="col">Candidate</th>
-              <th scope="col">Stage</th>
-              <th scope="col">Loop</th>
-              <th scope="col">Status</th>
-              <th scope="col">Waiting since</th>
-              <th scope="col">Time left</th>
-              <th scope="col"><span className="sr-only">Actions</span></th>
+              <th scope="col">{t("coach:home.candidate")}</th>
+              <th scope="col">{t("coach:home.stage")}</th>
+              <th scope="col">{t("coach:home.loop")}</th>
+              <th scope="col">{t("coach:home.status")}</th>
+              <th scope="col">{t("coach:home.since")}</th>
+              <th scope="col" className="nowrap">{t("coach:home.timeLeft")}</th>
+              <th scope="col"><span className="sr-only">{t("coach:home.actions")}</span></th>
             </tr>
           </thead>
           <tbody>
@@ -133,14 +141,14 @@ export function CoachHome() {
                 </td>
                 <td>{entry.loop_title}</td>
                 <td>
-                  <span className={`badge status-${entry.status}`}>{entry.status}</span>
-                  {entry.status === "pending" && <span className="muted small"> · clock waits for you</span>}
+                  <span className={`badge status-${entry.status}`}>{t("coach:stageStatus", { status: entry.status })}</span>
+                  {entry.status === "pending" && <span className="muted small"> · {t("coach:home.clockWaits")}</span>}
                 </td>
                 <td>{formatWhen(entry.loop_started_at)}</td>
-                <td>{entry.status === "live" ? formatClock(entry.time_remaining_ms) : `${entry.minutes} min`}</td>
+                <td className="nowrap">{entry.status === "live" ? formatClock(entry.time_remaining_ms) : formatNumber(entry.minutes, { style: "unit", unit: "minute", unitDisplay: "short" })}</td>
                 <td>
                   <button type="button" className="primary small" onClick={() => void claim(entry.id)} disabled={busy !== null}>
-                    {busy === entry.id ? "Claiming…" : "Claim"}
+                    {busy === entry.id ? t("coach:home.claiming") : t("coach:home.claim")}
                   </button>
                 </td>
               </tr>
@@ -150,8 +158,8 @@ export function CoachHome() {
       </section>
       <ShadowForm />
       <section aria-labelledby="mine-title">
-        <h2 id="mine-title">My stages</h2>
-        {loops.data && active.length === 0 && <p className="muted">No claimed stages in progress.</p>}
+        <h2 id="mine-title">{t("coach:home.mine")}</h2>
+        {loops.data && active.length === 0 && <p className="muted">{t("coach:home.noneClaimed")}</p>}
         <ul className="loop-list">
           {active.map((s) => (
             <li key={s.id} className="card loop-row">
@@ -163,16 +171,13 @@ export function CoachHome() {
                   {s.loopTitle} · {kindLabel(s.kind)}
                 </p>
               </div>
-              <span className={`badge status-${s.status}`}>{s.status}</span>
+              <span className={`badge status-${s.status}`}>{t("coach:stageStatus", { status: s.status })}</span>
             </li>
           ))}
         </ul>
         {unscored.length > 0 && (
           <div className="notice" data-testid="unscored">
-            <strong>
-              {unscored.length} finished {unscored.length === 1 ? "stage has" : "stages have"} no submitted scorecard
-            </strong>{" "}
-            — the candidate sees nothing until you submit one.
+            <strong>{t("coach:home.unscored", { count: unscored.length })}</strong> {t("coach:home.unscoredWhy")}
             <ul className="plain">
               {unscored.map((s) => (
                 <li key={s.id}>
@@ -186,15 +191,15 @@ export function CoachHome() {
         )}
         {finished.length > 0 && (
           <details>
-            <summary>Finished ({finished.length})</summary>
+            <summary>{t("coach:home.finished", { count: finished.length })}</summary>
             <ul className="plain">
               {finished.map((s) => (
                 <li key={s.id}>
                   <Link to={`/coach/stages/${s.id}`}>
                     {s.candidate} · {s.title}
                   </Link>{" "}
-                  · <Link to={`/stages/${s.id}/replay`}>Replay</Link> · <Link to={`/loops/${s.loop}/report`}>Report</Link>
-                  {!s.scorecard_submitted && <span className="badge status-pending"> no scorecard</span>}
+                  · <Link to={`/stages/${s.id}/replay`}>{t("coach:home.replay")}</Link> · <Link to={`/loops/${s.loop}/report`}>{t("coach:home.report")}</Link>
+                  {!s.scorecard_submitted && <span className="badge status-pending"> {t("coach:home.noScorecard")}</span>}
                 </li>
               ))}
             </ul>
@@ -208,6 +213,7 @@ export function CoachHome() {
 /** Join a colleague's live interview as a shadow (watch and listen, act on nothing): by the
  * stage's number or its room link, as the colleague shares it. */
 function ShadowForm() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [target, setTarget] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -230,15 +236,15 @@ function ShadowForm() {
 
   return (
     <section aria-labelledby="shadow-title">
-      <h2 id="shadow-title">Shadow an interview</h2>
+      <h2 id="shadow-title">{t("coach:shadow.title")}</h2>
       <form className="inline" onSubmit={shadow}>
         <label className="small">
-          Stage number or room link <input value={target} onChange={(e) => setTarget(e.target.value)} placeholder="e.g. 42" />
+          {t("coach:shadow.target")} <input value={target} onChange={(e) => setTarget(e.target.value)} placeholder={t("coach:shadow.placeholder")} />
         </label>
         <button type="submit" className="secondary small" disabled={busy || !Number.isInteger(id)}>
-          Shadow
+          {t("coach:shadow.button")}
         </button>
-        <span className="muted small">You watch and listen; your microphone and camera stay off, and you act on nothing.</span>
+        <span className="muted small">{t("coach:shadow.help")}</span>
       </form>
       {error && (
         <p className="error small" role="alert">

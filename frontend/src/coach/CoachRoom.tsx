@@ -1,9 +1,11 @@
 import { type FormEvent, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 
 import { api, type CoachNote, describeError, type StageQuestionCoach } from "../api/client";
 import { useMe } from "../auth/session";
-import { followUpTrigger, formatTime } from "../lib/format";
+import { formatDateTime } from "../i18n/format";
+import { followUpTrigger } from "../lib/format";
 import type { StageKinds } from "../lib/stageKinds";
 import { useUnreadChats } from "../rooms/shared/ChatDock";
 import { describeSignal } from "../rooms/shared/hooks";
@@ -32,7 +34,13 @@ function useAction() {
   return { error, busy, run };
 }
 
+/** A note's or a signal's time of day, in the interface's language. */
+function timeOfDay(iso: string | null | undefined): string {
+  return formatDateTime(iso, { hour: "2-digit", minute: "2-digit" });
+}
+
 function FollowUpsPanel({ room }: { room: Room }) {
+  const { t } = useTranslation();
   const questions = room.stage.questions as StageQuestionCoach[];
   const [text, setText] = useState("");
   const { error, busy, run } = useAction();
@@ -48,17 +56,17 @@ function FollowUpsPanel({ room }: { room: Room }) {
       {questions.map((q) => (
         <div key={q.id}>
           {questions.length > 1 && <h3 className="small">{q.title}</h3>}
-          {(q.follow_ups ?? []).length === 0 && <p className="muted small">No bank follow-ups for this question.</p>}
+          {(q.follow_ups ?? []).length === 0 && <p className="muted small">{t("coach:followUps.none")}</p>}
           <ol className="coach-follow-ups">
             {(q.follow_ups ?? []).map((f) => (
               <li key={f.id} className={f.pushed ? "pushed" : ""} data-testid={`follow-up-${f.position}`}>
                 <div className="follow-up-head">
                   <span className="small muted">
                     #{f.position} · {followUpTrigger(f.trigger, f.after_minutes)}
-                    {f.unlocks_part ? ` · unlocks part ${f.unlocks_part}` : ""}
+                    {f.unlocks_part ? ` · ${t("coach:followUps.unlocks", { part: f.unlocks_part })}` : ""}
                   </span>
                   {f.pushed ? (
-                    <span className="badge status-done">pushed</span>
+                    <span className="badge status-done">{t("coach:followUps.pushed")}</span>
                   ) : (
                     <button
                       type="button"
@@ -66,14 +74,14 @@ function FollowUpsPanel({ room }: { room: Room }) {
                       disabled={busy || !live}
                       onClick={() => void run(() => api.pushFollowUp(room.stage.id, { follow_up: f.id }).then(room.reloadStage))}
                     >
-                      Push
+                      {t("coach:followUps.push")}
                     </button>
                   )}
                 </div>
                 <Markdown source={f.prompt} className="small" />
                 {f.coach_notes && (
                   <details>
-                    <summary className="small">Coach notes</summary>
+                    <summary className="small">{t("coach:followUps.coachNotes")}</summary>
                     <Markdown source={f.coach_notes} className="small coach-notes" />
                   </details>
                 )}
@@ -84,11 +92,11 @@ function FollowUpsPanel({ room }: { room: Room }) {
       ))}
       <form onSubmit={pushText} className="stack">
         <label>
-          Free-text follow-up
+          {t("coach:followUps.freeText")}
           <textarea rows={3} value={text} onChange={(e) => setText(e.target.value)} disabled={!live} />
         </label>
         <button type="submit" className="secondary small" disabled={busy || !text.trim() || !live}>
-          Push to candidate
+          {t("coach:followUps.pushText")}
         </button>
       </form>
       {error && (
@@ -101,6 +109,7 @@ function FollowUpsPanel({ room }: { room: Room }) {
 }
 
 function NotesPanel({ room }: { room: Room }) {
+  const { t } = useTranslation();
   const [notes, setNotes] = useState<CoachNote[]>([]);
   const [text, setText] = useState("");
   const { error, busy, run } = useAction();
@@ -117,12 +126,12 @@ function NotesPanel({ room }: { room: Room }) {
 
   return (
     <div className="panel-body">
-      <p className="small muted">Private: never shown to the candidate.</p>
+      <p className="small muted">{t("coach:notes.private")}</p>
       <ul className="notes-list">
         {notes.map((n) => (
           <li key={n.id}>
             <span className="small muted">
-              {n.author} · {formatTime(n.created_at)}
+              {n.author} · {timeOfDay(n.created_at)}
             </span>
             <p>{n.text}</p>
           </li>
@@ -130,18 +139,18 @@ function NotesPanel({ room }: { room: Room }) {
       </ul>
       <form onSubmit={add} className="stack">
         <label className="sr-only" htmlFor="note-text">
-          New note
+          {t("coach:notes.new")}
         </label>
         <textarea
           id="note-text"
           rows={3}
           value={text}
           onChange={(e) => setText(e.target.value)}
-          placeholder="Private note…"
+          placeholder={t("coach:notes.placeholder")}
           disabled={room.refused}
         />
         <button type="submit" className="secondary small" disabled={busy || !text.trim() || room.refused}>
-          Add note
+          {t("coach:notes.add")}
         </button>
       </form>
       {error && <p className="error small">{error}</p>}
@@ -150,15 +159,16 @@ function NotesPanel({ room }: { room: Room }) {
 }
 
 function SignalsPanel({ room }: { room: Room }) {
+  const { t } = useTranslation();
   const signals = room.events.filter((e) => e.type === "integrity");
   return (
     <div className="panel-body">
-      <p className="small muted">Recorded for context only — large pastes and time away from the tab. Never a verdict by themselves.</p>
-      {signals.length === 0 && <p className="muted small">Nothing recorded.</p>}
+      <p className="small muted">{t("coach:signals.help")}</p>
+      {signals.length === 0 && <p className="muted small">{t("coach:signals.none")}</p>}
       <ul className="signal-log" data-testid="integrity-log">
         {signals.map((e) => (
           <li key={e.seq}>
-            <span className="small muted">{formatTime(e.at)}</span> {describeSignal(e)}
+            <span className="small muted">{timeOfDay(e.at)}</span> {describeSignal(e)}
           </li>
         ))}
       </ul>
@@ -168,6 +178,7 @@ function SignalsPanel({ room }: { room: Room }) {
 
 /** Extend the clock by a chosen number of minutes (1–120, as the server allows). */
 export function ExtendClock({ stageId }: { stageId: number }) {
+  const { t } = useTranslation();
   const { error, busy, run } = useAction();
   const [minutes, setMinutes] = useState(5);
   const valid = Number.isInteger(minutes) && minutes >= 1 && minutes <= 120;
@@ -180,7 +191,7 @@ export function ExtendClock({ stageId }: { stageId: number }) {
       }}
     >
       <label className="sr-only" htmlFor="extend-minutes">
-        Minutes to add
+        {t("coach:clock.minutesToAdd")}
       </label>
       <input
         id="extend-minutes"
@@ -192,7 +203,7 @@ export function ExtendClock({ stageId }: { stageId: number }) {
         className="minutes-input"
       />
       <button type="submit" className="secondary small" disabled={busy || !valid}>
-        Extend
+        {t("coach:clock.extend")}
       </button>
       {error && (
         <span className="error small" role="alert">
@@ -206,22 +217,23 @@ export function ExtendClock({ stageId }: { stageId: number }) {
 /** Give the stage back to the queue, or to another coach (by username): either way this
  * coach's room closes (the server refuses its socket once the stage is not theirs). */
 function HandOverControls({ room }: { room: Room }) {
+  const { t } = useTranslation();
   const { error, busy, run } = useAction();
   const [to, setTo] = useState("");
   if (room.refused || room.stage.status === "done" || !room.stage.coach) return null;
   return (
     <details className="hand-over">
-      <summary className="small">Release or hand over</summary>
+      <summary className="small">{t("coach:handOver.summary")}</summary>
       <div className="stack">
         <button
           type="button"
           className="secondary small"
           disabled={busy}
           onClick={() => {
-            if (window.confirm("Give this stage back to the coach queue?")) void run(() => api.release(room.stage.id));
+            if (window.confirm(t("coach:handOver.releaseConfirm"))) void run(() => api.release(room.stage.id));
           }}
         >
-          Release to the queue
+          {t("coach:handOver.release")}
         </button>
         <form
           className="inline"
@@ -231,10 +243,10 @@ function HandOverControls({ room }: { room: Room }) {
           }}
         >
           <label className="small">
-            Hand to coach <input value={to} onChange={(e) => setTo(e.target.value)} placeholder="username" />
+            {t("coach:handOver.to")} <input value={to} onChange={(e) => setTo(e.target.value)} placeholder={t("coach:handOver.username")} />
           </label>
           <button type="submit" className="secondary small" disabled={busy || !to.trim()}>
-            Hand over
+            {t("coach:handOver.button")}
           </button>
         </form>
         {error && (
@@ -248,17 +260,18 @@ function HandOverControls({ room }: { room: Room }) {
 }
 
 function TimerControls({ room }: { room: Room }) {
+  const { t } = useTranslation();
   const { error, busy, run } = useAction();
   if (!roomActive(room)) return null;
   return (
     <>
       {room.timer.paused ? (
         <button type="button" className="secondary small" disabled={busy} onClick={() => void run(() => api.timer(room.stage.id, "resume"))}>
-          Resume clock
+          {t("coach:clock.resume")}
         </button>
       ) : (
         <button type="button" className="secondary small" disabled={busy} onClick={() => void run(() => api.timer(room.stage.id, "pause"))}>
-          Pause clock
+          {t("coach:clock.pause")}
         </button>
       )}
       <ExtendClock stageId={room.stage.id} />
@@ -267,10 +280,10 @@ function TimerControls({ room }: { room: Room }) {
         className="danger small"
         disabled={busy}
         onClick={() => {
-          if (window.confirm("Finish the stage for the candidate?")) void run(() => api.stageFinish(room.stage.id).then(room.reloadStage));
+          if (window.confirm(t("coach:clock.finishConfirm"))) void run(() => api.stageFinish(room.stage.id).then(room.reloadStage));
         }}
       >
-        Finish stage
+        {t("coach:clock.finish")}
       </button>
       {error && (
         <span className="error small" role="alert">
@@ -284,11 +297,12 @@ function TimerControls({ room }: { room: Room }) {
 /** A claimed stage whose clock has not started: the coach starts it when both are ready
  * (the candidate may too). */
 function PendingNotice({ room, candidateHere }: { room: Room; candidateHere: boolean }) {
+  const { t } = useTranslation();
   const { error, busy, run } = useAction();
   return (
     <div className="notice start-notice" data-testid="coach-pending">
       <span>
-        The clock has not started: it waits for you. {candidateHere ? "The candidate is in the room." : "The candidate is not in the room yet."}
+        {t("coach:pending.notice", { here: String(candidateHere) })}
       </span>{" "}
       <button
         type="button"
@@ -296,7 +310,7 @@ function PendingNotice({ room, candidateHere }: { room: Room; candidateHere: boo
         disabled={busy}
         onClick={() => void run(() => api.stageStart(room.stage.id).then(room.reloadStage))}
       >
-        Start the clock
+        {t("coach:pending.start")}
       </button>
       {error && (
         <span className="error small" role="alert">
@@ -317,20 +331,21 @@ export function isShadowing(room: Room, me: { username: string; role: string }):
 }
 
 function CoachSide({ room }: { room: Room }) {
+  const { t } = useTranslation();
   const me = useMe();
   const shadowing = isShadowing(room, me);
   const [tab, setTab] = useState<Tab>(shadowing ? "chat" : "follow-ups");
   const signals = room.events.filter((e) => e.type === "integrity").length;
   const unread = useUnreadChats(room.events, me.username, tab === "chat", room.syncedSeq);
   const tabs: [Tab, string][] = [
-    ["follow-ups", "Follow-ups"],
-    ["chat", `Chat${unread ? ` (${unread})` : ""}`],
-    ["notes", "Notes"],
-    ["signals", `Signals${signals ? ` (${signals})` : ""}`],
-    ["scorecard", "Scorecard"],
+    ["follow-ups", t("coach:tabs.followUps")],
+    ["chat", t("coach:tabs.chat", { count: unread })],
+    ["notes", t("coach:tabs.notes")],
+    ["signals", t("coach:tabs.signals", { count: signals })],
+    ["scorecard", t("coach:tabs.scorecard")],
   ].filter(([key]) => !shadowing || key === "chat") as [Tab, string][];
   return (
-    <aside className="room-side coach-side" aria-label="Coach tools">
+    <aside className="room-side coach-side" aria-label={t("coach:tabs.label")}>
       <div className="tabs" role="tablist">
         {tabs.map(([key, label]) => (
           <button key={key} type="button" role="tab" aria-selected={tab === key} className={`tab ${tab === key ? "active" : ""}`} onClick={() => setTab(key)}>
@@ -352,6 +367,7 @@ function CoachSide({ room }: { room: Room }) {
 }
 
 function CoachRoomView({ room, kinds }: { room: Room; kinds: StageKinds }) {
+  const { t } = useTranslation();
   const answersSaved = room.events.filter((e) => e.type === "answer.saved").length;
   const reload = room.reloadStage;
   useEffect(() => {
@@ -363,19 +379,19 @@ function CoachRoomView({ room, kinds }: { room: Room; kinds: StageKinds }) {
     <>
       {shadowing && (
         <span className="badge status-pending" data-testid="shadowing">
-          shadowing · listen-only
+          {t("coach:room.shadowing")}
         </span>
       )}
       {!room.refused && (
         <span className={`small ${candidateHere ? "ok" : "muted"}`}>
-          {room.stage.candidate} {candidateHere ? "is here" : "is away"}
+          {t("coach:room.presence", { candidate: room.stage.candidate, here: String(candidateHere) })}
         </span>
       )}
       {!shadowing && <TimerControls room={room} />}
       {!shadowing && <HandOverControls room={room} />}
       {room.stage.status === "done" && !room.refused && (
         <Link className="button secondary small" to={`/stages/${room.stage.id}/replay`}>
-          Replay
+          {t("coach:home.replay")}
         </Link>
       )}
     </>

@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { ApiError, api, type Rubric } from "../api/client";
-import { NEEDS_RECOMMENDATION, ScorecardForm } from "./ScorecardForm";
+import { needsRecommendation, ScorecardForm } from "./ScorecardForm";
 
 afterEach(() => {
   cleanup();
@@ -26,7 +26,8 @@ describe("ScorecardForm", () => {
     expect(screen.getByText("Pins inputs and limits")).toBeTruthy();
 
     fireEvent.click(screen.getByRole("button", { name: "Submit scorecard" }));
-    expect((await screen.findByRole("alert")).textContent).toBe(NEEDS_RECOMMENDATION);
+    expect((await screen.findByRole("alert")).textContent).toBe(needsRecommendation());
+    expect(needsRecommendation()).toMatch(/^Choose a recommendation/);
     expect(save).not.toHaveBeenCalled();
     expect(document.activeElement).toBe(recommendation);
   });

@@ -1,6 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 
 import { ApiError, api, describeError, type Recommendation, type Rubric } from "../api/client";
+import { i18next } from "../i18n";
+import { formatDateTime } from "../i18n/format";
 import { RECOMMENDATION_LABEL } from "../lib/format";
 
 interface Draft {
@@ -12,21 +15,26 @@ interface Draft {
   private_notes: string;
 }
 
-export const NEEDS_RECOMMENDATION = "Choose a recommendation (strong no, no, yes or strong yes) before submitting; a draft may leave it unset.";
+/** Why "Submit" did nothing: the server refuses a submitted card without a recommendation. */
+export function needsRecommendation(): string {
+  return i18next.t("coach:scorecard.needsRecommendation");
+}
 
 function savedLabel(draft: boolean | undefined, at: string): string {
-  const time = new Date(at).toLocaleTimeString();
-  return draft ? `Draft saved ${time} · the candidate sees nothing yet` : `Submitted ${time} · the candidate sees it once the stage ends`;
+  const time = formatDateTime(at, { timeStyle: "medium" });
+  return i18next.t("coach:scorecard.saved", { draft: String(Boolean(draft)), time });
 }
 
 /** `disabled`: shown but not editable (the room was refused: the server would not save it). */
 export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: number; rubric: Rubric | null; disabled?: boolean }) {
+  const { t } = useTranslation();
   const dimensions = rubric?.dimensions ?? [];
   const [draft, setDraft] = useState<Draft>({ levels: {}, comments: {}, summary: "", recommendation: "", private_notes: "" });
   const [status, setStatus] = useState<string | null>(null);
   // The candidate sees the scorecard only once submitted; after that it changes only by submitting again.
   const [submitted, setSubmitted] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [missingRecommendation, setMissingRecommendation] = useState(false);
   const recommendationRef = useRef<HTMLSelectElement>(null);
 
   useEffect(() => {
@@ -55,9 +63,11 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
     const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const submit = submitter?.value === "submit";
     setError(null);
+    setMissingRecommendation(false);
     if (submit && !draft.recommendation) {
       // The server refuses it too (400 on `recommendation`); say so before asking it.
-      setError(NEEDS_RECOMMENDATION);
+      setError(needsRecommendation());
+      setMissingRecommendation(true);
       recommendationRef.current?.focus();
       return;
     }
@@ -79,9 +89,9 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
   }
 
   return (
-    <form className="scorecard-form" onSubmit={save} aria-label="Scorecard">
+    <form className="scorecard-form" onSubmit={save} aria-label={t("coach:tabs.scorecard")}>
       <fieldset className="bare" disabled={disabled}>
-      {!rubric && <p className="muted">This stage has no rubric; write a summary and a recommendation.</p>}
+      {!rubric && <p className="muted">{t("coach:scorecard.noRubric")}</p>}
       {dimensions.map((d) => {
         const levels = Array.isArray(d.levels) ? (d.levels as string[]) : [];
         return (
@@ -105,7 +115,7 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
               ))}
             </div>
             <label className="small">
-              Comment
+              {t("coach:scorecard.comment")}
               <input
                 value={draft.comments[d.name] ?? ""}
                 onChange={(e) => setDraft((x) => ({ ...x, comments: { ...x.comments, [d.name]: e.target.value } }))}
@@ -115,13 +125,13 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
         );
       })}
       <label>
-        Summary (the candidate reads this)
+        {t("coach:scorecard.summary")}
         <textarea rows={4} value={draft.summary} onChange={(e) => setDraft((x) => ({ ...x, summary: e.target.value }))} />
       </label>
       <label>
-        Recommendation
-        <select ref={recommendationRef} value={draft.recommendation} aria-invalid={error === NEEDS_RECOMMENDATION} onChange={(e) => setDraft((x) => ({ ...x, recommendation: e.target.value as Recommendation | "" }))}>
-          <option value="">Not chosen yet</option>
+        {t("coach:scorecard.recommendation")}
+        <select ref={recommendationRef} value={draft.recommendation} aria-invalid={missingRecommendation} onChange={(e) => setDraft((x) => ({ ...x, recommendation: e.target.value as Recommendation | "" }))}>
+          <option value="">{t("coach:scorecard.notChosen")}</option>
           {Object.entries(RECOMMENDATION_LABEL).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -130,17 +140,17 @@ export function ScorecardForm({ stageId, rubric, disabled = false }: { stageId: 
         </select>
       </label>
       <label>
-        Private notes (coaches and admins only)
+        {t("coach:scorecard.privateNotes")}
         <textarea rows={3} value={draft.private_notes} onChange={(e) => setDraft((x) => ({ ...x, private_notes: e.target.value }))} />
       </label>
       <div className="row">
         {!submitted && (
           <button type="submit" className="secondary" value="draft">
-            Save draft
+            {t("coach:scorecard.saveDraft")}
           </button>
         )}
         <button type="submit" className="primary" value="submit">
-          {submitted ? "Update the submitted scorecard" : "Submit scorecard"}
+          {submitted ? t("coach:scorecard.update") : t("coach:scorecard.submit")}
         </button>
         {status && <span className="muted small" data-testid="scorecard-status">{status}</span>}
       </div>

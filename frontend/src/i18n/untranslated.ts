@@ -12,6 +12,11 @@ export const UNTRANSLATED_TEXT = new Set<string>([
   "Ctrl+↵",
   "Ctrl+⇧+↵",
   "stderr",
+  // Example identifiers in the bank editor's placeholders: slugs and an entrypoint are code.
+  "token-batcher",
+  "coding-default",
+  "ai-lab-infra-sde",
+  "solve",
 ]);
 
 /** Catalogue keys whose Chinese is the English on purpose (product names, code terms). */
@@ -26,24 +31,4 @@ export const SAME_IN_EVERY_LANGUAGE = new Set<string>([
 
 /** Components not yet moved to the catalogues (issue #18): this list only shrinks. */
 export const PENDING_FILES = new Set<string>([
-  // coach, admin and replay pages
-  "admin/BankNav.tsx",
-  "admin/BankTransfer.tsx",
-  "admin/CodingEditor.tsx",
-  "admin/FlawEditor.tsx",
-  "admin/FollowUpEditor.tsx",
-  "admin/KeyPointEditor.tsx",
-  "admin/LoopBuilder.tsx",
-  "admin/QuestionEditor.tsx",
-  "admin/QuestionList.tsx",
-  "admin/ReanchorPrompt.tsx",
-  "admin/RubricEditor.tsx",
-  "admin/fields.tsx",
-  "coach/CoachHome.tsx",
-  "coach/CoachRoom.tsx",
-  "coach/ScorecardForm.tsx",
-  "replay/ReplayPage.tsx",
-  "reports/CalibrationPage.tsx",
-  "reports/ReviewMatchOverrides.tsx",
-  "scheduling/AvailabilityPage.tsx",
 ]);

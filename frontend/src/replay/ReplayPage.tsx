@@ -3,12 +3,15 @@
 // The coach and admins see every event (private notes and integrity signals too); the
 // candidate's log comes without them (the server leaves them out).
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import type * as Y from "yjs";
 
 import { api, type ReviewComment, type RoomName, type StageDetail, type StageQuestion } from "../api/client";
 import { useMe } from "../auth/session";
-import { formatTime, verdictLabel } from "../lib/format";
+import { i18next } from "../i18n";
+import { formatDateTime, formatNumber } from "../i18n/format";
+import { verdictLabel } from "../lib/format";
 import { stageKindLabel, stageKindsStore, useStageKinds } from "../lib/stageKinds";
 import { Problem } from "../pages/Problem";
 import { ReplayAudio } from "../recording/ReplayAudio";
@@ -38,48 +41,67 @@ export async function loadAllEvents(stageId: number): Promise<LoggedEvent[]> {
   }
 }
 
+/** One line of the replay's feed, in the interface's language. */
 export function describeEvent(e: LoggedEvent): string {
+  const t = i18next.t.bind(i18next);
+  const category = (value: string) => REVIEW_CATEGORY_LABEL[value] ?? value;
   switch (e.type) {
     case "stage.status":
-      return `Stage ${e.status} (${e.reason})`;
+      return t("replay:event.stageStatus", { status: e.status, reason: e.reason });
     case "stage.claimed":
-      return `Coach ${e.coach} joined`;
+      return t("replay:event.claimed", { coach: e.coach });
     case "timer":
-      return `Clock ${e.reason}`;
+      return t("replay:event.timer", { reason: e.reason });
     case "follow_up":
-      return `Follow-up${e.unlocks_part ? ` · part ${e.unlocks_part} unlocked` : ""}: ${e.text}`;
+      return e.unlocks_part
+        ? t("replay:event.followUpUnlocks", { part: e.unlocks_part, text: e.text })
+        : t("replay:event.followUp", { text: e.text });
     case "chat":
-      return `${e.actor ?? "Mockloop"}: ${e.text}`;
+      return t("replay:event.chat", { actor: e.actor ?? "Mockloop", text: e.text });
     case "submission.status":
-      return `${e.mode === "run" ? "Run" : "Submit"} part ${e.part} → ${verdictLabel(e.verdict || e.status)}${e.total ? ` (${e.passed}/${e.total})` : ""}`;
+      return t("replay:event.submission", {
+        mode: e.mode,
+        part: e.part,
+        verdict: verdictLabel(e.verdict || e.status),
+        passed: e.passed ?? 0,
+        total: e.total ?? 0,
+      });
     case "answer.saved":
-      return "Answer saved";
+      return t("replay:event.answerSaved");
     case "review_comment":
-      return `Comment on lines ${e.lines.join("–")} · ${REVIEW_CATEGORY_LABEL[e.category] ?? e.category}`;
+      return t("replay:event.comment", { lines: e.lines.join("–"), category: category(e.category) });
     case "review_comment.updated":
-      return `Comment ${e.id} edited: lines ${e.lines.join("–")} · ${REVIEW_CATEGORY_LABEL[e.category] ?? e.category}`;
+      return t("replay:event.commentEdited", { id: e.id, lines: e.lines.join("–"), category: category(e.category) });
     case "review_comment.deleted":
-      return `Comment ${e.id} deleted`;
+      return t("replay:event.commentDeleted", { id: e.id });
     case "note":
-      return `Coach note: ${e.text}`;
+      return t("replay:event.note", { text: e.text });
     case "integrity":
       return describeSignal(e);
     case "scorecard.saved":
-      return `Scorecard saved (${e.recommendation})`;
+      return t("replay:event.scorecard", { recommendation: e.recommendation ?? "none" });
     case "review_match.set":
-      return `Coach ruled comment ${e.comment} ${e.flaw ? `matches flaw ${e.flaw}` : "matches no flaw"}`;
+      return e.flaw
+        ? t("replay:event.ruledFlaw", { comment: e.comment, flaw: e.flaw })
+        : t("replay:event.ruledNone", { comment: e.comment });
     case "review_match.cleared":
-      return `Coach cleared the ruling on comment ${e.comment}`;
+      return t("replay:event.ruleCleared", { comment: e.comment });
     case "recording.started":
-      return e.kind === "call" ? "● Recording started" : "● Spoken answer recorded";
+      return t("replay:event.recordingStarted", { kind: e.kind });
     case "recording.stopped":
-      return e.reason === "declined" ? "Recording declined" : "Recording stopped";
+      return t("replay:event.recordingStopped", { reason: e.reason });
     default:
       return e.type;
   }
 }
 
+/** A moment of the stage as a time of day, in the interface's language. */
+function timeOfDay(at: number): string {
+  return formatDateTime(new Date(at), { hour: "2-digit", minute: "2-digit" });
+}
+
 function CodeReplay({ docs, generation, question }: { docs: ReplayDocs; generation: number; question: StageQuestion }) {
+  const { t } = useTranslation();
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const doc = useMemo(() => docs.get(`code:${question.id}`), [docs, generation, question.id]);
   const meta = useMemo(() => doc.getMap("meta") as Y.Map<unknown>, [doc]);
@@ -97,9 +119,9 @@ function CodeReplay({ docs, generation, question }: { docs: ReplayDocs; generati
       <div className="toolbar small muted">
         <span>{language}</span>
         <span className="spacer" />
-        <span data-testid="replay-chars">{chars} characters</span>
+        <span data-testid="replay-chars">{t("replay:chars", { count: chars })}</span>
       </div>
-      <CodeEditor key={generation} doc={doc} language={language} readOnly label={`Replay of the code for ${question.title}`} />
+      <CodeEditor key={generation} doc={doc} language={language} readOnly label={t("replay:codeLabel", { title: question.title })} />
     </div>
   );
 }
@@ -115,6 +137,7 @@ function NoteReplay({ map, sectionKey, label }: { map: Y.Map<unknown>; sectionKe
 }
 
 function DesignReplay({ docs, generation, question }: { docs: ReplayDocs; generation: number; question: StageQuestion }) {
+  const { t } = useTranslation();
   const [tab, setTab] = useState<"notes" | "board">("notes");
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const notes = useMemo(() => docs.get(`notes:${question.id}`).getMap("notes") as Y.Map<unknown>, [docs, generation, question.id]);
@@ -122,12 +145,12 @@ function DesignReplay({ docs, generation, question }: { docs: ReplayDocs; genera
   const scene = useMemo(() => docs.get(`scene:${question.id}`).getMap("scene") as Y.Map<unknown>, [docs, generation, question.id]);
   return (
     <div className="work-pane">
-      <div className="tabs" role="tablist" aria-label="Design views">
+      <div className="tabs" role="tablist" aria-label={t("replay:design.views")}>
         <button type="button" role="tab" aria-selected={tab === "notes"} className={`tab ${tab === "notes" ? "active" : ""}`} onClick={() => setTab("notes")}>
-          Structured notes
+          {t("replay:design.notes")}
         </button>
         <button type="button" role="tab" aria-selected={tab === "board"} className={`tab ${tab === "board" ? "active" : ""}`} onClick={() => setTab("board")}>
-          Whiteboard
+          {t("replay:design.board")}
         </button>
       </div>
       {tab === "notes" ? (
@@ -138,7 +161,7 @@ function DesignReplay({ docs, generation, question }: { docs: ReplayDocs; genera
         </div>
       ) : (
         <div className="board">
-          <Suspense fallback={<p className="muted">Loading the whiteboard…</p>}>
+          <Suspense fallback={<p className="muted">{t("replay:design.loadingBoard")}</p>}>
             <Whiteboard key={generation} scene={scene} editable={false} />
           </Suspense>
         </div>
@@ -148,13 +171,14 @@ function DesignReplay({ docs, generation, question }: { docs: ReplayDocs; genera
 }
 
 function ReviewReplay({ question, shown, comments }: { question: StageQuestion; shown: Set<number>; comments: ReviewComment[] }) {
+  const { t } = useTranslation();
   const lines = (question.document ?? "").split("\n");
   const visible = comments.filter((c) => shown.has(c.id) && c.question === question.id);
   const commented = new Set<number>();
   for (const c of visible) for (let l = c.lines[0]!; l <= c.lines[1]!; l += 1) commented.add(l);
   return (
     <div className="review-room">
-      <section className="doc-pane" aria-label="Design document">
+      <section className="doc-pane" aria-label={t("replay:review.document")}>
         <ol className="doc-lines">
           {lines.map((line, i) => (
             <li key={i} className={commented.has(i + 1) ? "commented" : ""}>
@@ -166,13 +190,11 @@ function ReviewReplay({ question, shown, comments }: { question: StageQuestion; 
       </section>
       <aside className="side-pane">
         <section className="card">
-          <h3>Comments so far ({visible.length})</h3>
+          <h3>{t("replay:review.comments", { count: visible.length })}</h3>
           <ul className="comment-list">
             {visible.map((c) => (
               <li key={c.id}>
-                <strong>
-                  Lines {c.lines[0]}–{c.lines[1]}
-                </strong>{" "}
+                <strong>{t("replay:review.lines", { first: c.lines[0], last: c.lines[1] })}</strong>{" "}
                 <span className="chip">{REVIEW_CATEGORY_LABEL[c.category] ?? c.category}</span>
                 <p>{c.text}</p>
               </li>
@@ -185,14 +207,15 @@ function ReviewReplay({ question, shown, comments }: { question: StageQuestion; 
 }
 
 function DiscussionReplay({ stage, question }: ReplayViewProps) {
+  const { t } = useTranslation();
   return (
     <div className="discussion-room">
       <article className="card">
         <h2>{question.title}</h2>
         <Markdown source={question.prompt ?? ""} className="small" />
-        <h3>Final answer</h3>
-        <p className="small muted">Answers are replayed as finally saved; the feed shows when each save happened.</p>
-        <pre className="prose-pre">{stage.answers.find((a) => a.question === question.id)?.text || "No answer."}</pre>
+        <h3>{t("replay:discussion.final")}</h3>
+        <p className="small muted">{t("replay:discussion.help")}</p>
+        <pre className="prose-pre">{stage.answers.find((a) => a.question === question.id)?.text || t("replay:discussion.none")}</pre>
       </article>
     </div>
   );
@@ -216,14 +239,15 @@ const REPLAY_VIEWS: Record<RoomName, (props: ReplayViewProps) => React.ReactNode
 };
 
 function Workspace({ stage, room, docs, generation, upTo, comments }: { stage: StageDetail; room: RoomName; docs: ReplayDocs; generation: number; upTo: TimelineEvent[]; comments: ReviewComment[] }) {
+  const { t } = useTranslation();
   const [questionId, setQuestionId] = useState<number | undefined>(stage.questions[0]?.id);
   const question = stage.questions.find((q) => q.id === questionId) ?? stage.questions[0];
-  if (!question) return <p className="muted">This stage has no questions to replay.</p>;
+  if (!question) return <p className="muted">{t("replay:noQuestions")}</p>;
   const shownComments = new Set(upTo.flatMap(({ event }) => (event.type === "review_comment" ? [event.id] : [])));
   return (
     <div className="replay-workspace">
       {stage.questions.length > 1 && (
-        <div className="tabs" role="tablist" aria-label="Questions">
+        <div className="tabs" role="tablist" aria-label={t("replay:questions")}>
           {stage.questions.map((q, i) => (
             <button key={q.id} type="button" role="tab" aria-selected={q.id === question.id} className={`tab ${q.id === question.id ? "active" : ""}`} onClick={() => setQuestionId(q.id)}>
               Q{i + 1}. {q.title}
@@ -236,7 +260,8 @@ function Workspace({ stage, room, docs, generation, upTo, comments }: { stage: S
   );
 }
 
-function Scrubber({ timeline, t, onSeek }: { timeline: Timeline; t: number; onSeek: (t: number) => void }) {
+function Scrubber({ timeline, at, onSeek }: { timeline: Timeline; at: number; onSeek: (at: number) => void }) {
+  const { t } = useTranslation();
   const duration = Math.max(1, timeline.duration);
   const marks = timeline.events.filter(({ event: e }) => e.type === "follow_up" || (e.type === "submission.status" && (e.status === "done" || e.status === "error")) || e.type === "note");
   return (
@@ -246,10 +271,10 @@ function Scrubber({ timeline, t, onSeek }: { timeline: Timeline; t: number; onSe
         min={0}
         max={duration}
         step={50}
-        value={Math.min(t, duration)}
+        value={Math.min(at, duration)}
         onChange={(e) => onSeek(Number(e.target.value))}
-        aria-label="Replay position"
-        aria-valuetext={`${formatOffset(realAt(timeline, t))} of ${formatOffset(timeline.realDuration)}`}
+        aria-label={t("replay:position")}
+        aria-valuetext={t("replay:positionValue", { at: formatOffset(realAt(timeline, at)), total: formatOffset(timeline.realDuration) })}
         data-testid="replay-scrubber"
       />
       <div className="marks" aria-hidden="true">
@@ -269,7 +294,7 @@ function Scrubber({ timeline, t, onSeek }: { timeline: Timeline; t: number; onSe
             key={g.t}
             className="idle-gap"
             style={{ left: `${(g.t / duration) * 100}%`, width: `${(g.playedMs / duration) * 100}%` }}
-            title={`${idleLabel(g.ms).replace("⋯ ", "")}, played in ${Math.round(g.playedMs / 1000)} s`}
+            title={t("replay:idle.title", { idle: idleLabel(g.ms).replace("⋯ ", ""), played: formatNumber(Math.round(g.playedMs / 1000), { style: "unit", unit: "second" }) })}
           >
             {idleLabel(g.ms)}
           </span>
@@ -280,6 +305,7 @@ function Scrubber({ timeline, t, onSeek }: { timeline: Timeline; t: number; onSe
 }
 
 export function ReplayPage() {
+  const { t } = useTranslation();
   const { stageId } = useParams();
   const id = Number(stageId);
   const me = useMe();
@@ -287,7 +313,7 @@ export function ReplayPage() {
   const [events, setEvents] = useState<LoggedEvent[] | null>(null);
   const [comments, setComments] = useState<ReviewComment[]>([]);
   const [error, setError] = useState<unknown>(undefined);
-  const [t, setT] = useState(0);
+  const [at, setAt] = useState(0);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
   /** A recording's audio is playing and drives the clock (recording/ReplayAudio.tsx). */
@@ -326,7 +352,7 @@ export function ReplayPage() {
   const timeline = useMemo(() => buildTimeline(events ?? [], IDLE_CAP_MS, startedAt), [events, startedAt]);
   const docs = useMemo(() => new ReplayDocs(timeline), [timeline]);
   useEffect(() => () => docs.destroy(), [docs]);
-  const count = countAt(timeline, t);
+  const count = countAt(timeline, at);
   const [generation, setGeneration] = useState(0);
   useLayoutEffect(() => {
     docs.seek(count);
@@ -340,7 +366,7 @@ export function ReplayPage() {
     let frame = requestAnimationFrame(function tick(now) {
       const dt = now - last;
       last = now;
-      setT((current) => {
+      setAt((current) => {
         const next = Math.min(timeline.duration, current + dt * speed);
         if (next >= timeline.duration) setPlaying(false);
         return next;
@@ -356,10 +382,10 @@ export function ReplayPage() {
     feedRef.current?.scrollTo({ top: feedRef.current.scrollHeight });
   }, [feed.length]);
 
-  const seek = useCallback((value: number) => setT(Math.max(0, Math.min(value, timeline.duration))), [timeline.duration]);
+  const seek = useCallback((value: number) => setAt(Math.max(0, Math.min(value, timeline.duration))), [timeline.duration]);
   const stepTo = (direction: 1 | -1) => {
     const points = timeline.events.filter((e) => inFeed(e.event));
-    const next = direction > 0 ? points.find((e) => e.t > t) : [...points].reverse().find((e) => e.t < t);
+    const next = direction > 0 ? points.find((e) => e.t > at) : [...points].reverse().find((e) => e.t < at);
     if (next) seek(next.t);
     else seek(direction > 0 ? timeline.duration : 0);
   };
@@ -379,38 +405,38 @@ export function ReplayPage() {
 
   if (error !== undefined) return <Problem error={error} />;
   if (kindsProblem) return <Problem error={kindsProblem.error} retry={{ problem: kindsProblem, onRetry: stageKindsStore.retry }} />;
-  if (!stage || !events || !kinds) return <main id="main" className="room"><p className="muted">Loading the replay…</p></main>;
+  if (!stage || !events || !kinds) return <main id="main" className="room"><p className="muted">{t("replay:loading")}</p></main>;
 
   const current = upTo[upTo.length - 1];
   const privateView = me.role !== "candidate";
-  const atEnd = t >= timeline.duration;
+  const atEnd = at >= timeline.duration;
 
   return (
     <main id="main" className="room replay" data-testid="replay">
       <div className="room-header">
         <div className="room-title">
           <p className="crumbs">
-            <Link to={`/loops/${stage.loop}`}>Loop</Link> / <Link to={me.role === "candidate" ? `/stages/${stage.id}` : `/coach/stages/${stage.id}`}>{stage.title}</Link> / Replay
+            <Link to={`/loops/${stage.loop}`}>{t("replay:loop")}</Link> / <Link to={me.role === "candidate" ? `/stages/${stage.id}` : `/coach/stages/${stage.id}`}>{stage.title}</Link> / {t("replay:replay")}
           </p>
           <h1>
-            Replay · {stage.title} <span className="muted small">{stageKindLabel(kinds, stage.kind)}</span>
+            {t("replay:heading", { title: stage.title })} <span className="muted small">{stageKindLabel(kinds, stage.kind)}</span>
           </h1>
         </div>
         <div className="room-status">
-          <span className={`badge status-${stage.status}`}>{stage.status}</span>
-          <span className="small muted">{privateView ? "Coach view: private notes and integrity signals included" : "Your view of the round"}</span>
+          <span className={`badge status-${stage.status}`}>{t("coach:stageStatus", { status: stage.status })}</span>
+          <span className="small muted">{privateView ? t("replay:coachView") : t("replay:ownView")}</span>
           {stage.status === "done" && (
             <Link className="button secondary small" to={`/loops/${stage.loop}/report`}>
-              Loop report
+              {t("replay:loopReport")}
             </Link>
           )}
         </div>
       </div>
-      <div className="replay-controls" role="group" aria-label="Playback">
-        <button type="button" className="secondary small" onClick={() => seek(0)} aria-label="Go to the start">
-          « Start
+      <div className="replay-controls" role="group" aria-label={t("replay:playback")}>
+        <button type="button" className="secondary small" onClick={() => seek(0)} aria-label={t("replay:toStart")}>
+          {t("replay:start")}
         </button>
-        <button type="button" className="secondary small" onClick={() => stepTo(-1)} aria-label="Previous event">
+        <button type="button" className="secondary small" onClick={() => stepTo(-1)} aria-label={t("replay:previous")}>
           ◀
         </button>
         <button
@@ -422,43 +448,44 @@ export function ReplayPage() {
           }}
           data-testid="replay-play"
         >
-          {playing ? "❚❚ Pause" : "▶ Play"}
+          {playing ? t("replay:pause") : t("replay:play")}
         </button>
-        <button type="button" className="secondary small" onClick={() => stepTo(1)} aria-label="Next event">
+        <button type="button" className="secondary small" onClick={() => stepTo(1)} aria-label={t("replay:next")}>
           ▶
         </button>
-        <button type="button" className="secondary small" onClick={() => { seek(timeline.duration); setPlaying(false); }} aria-label="Go to the end">
-          End »
+        <button type="button" className="secondary small" onClick={() => { seek(timeline.duration); setPlaying(false); }} aria-label={t("replay:toEnd")}>
+          {t("replay:end")}
         </button>
         <label className="inline small">
-          Speed
-          <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))} aria-label="Playback speed">
+          {t("replay:speed")}
+          <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))} aria-label={t("replay:speedLabel")}>
             {SPEEDS.map((s) => (
               <option key={s} value={s}>
-                {s}×
+                {formatNumber(s)}×
               </option>
             ))}
           </select>
         </label>
-        <Scrubber timeline={timeline} t={t} onSeek={seek} />
+        <Scrubber timeline={timeline} at={at} onSeek={seek} />
         <span className="replay-clock mono" data-testid="replay-clock">
-          {formatOffset(realAt(timeline, t))} / {formatOffset(timeline.realDuration)}
+          {formatOffset(realAt(timeline, at))} / {formatOffset(timeline.realDuration)}
         </span>
-        <span className="small muted">{current ? formatTime(new Date(current.at).toISOString()) : ""}</span>
+        <span className="small muted">{current ? timeOfDay(current.at) : ""}</span>
       </div>
-      <ReplayAudio stageId={stage.id} timeline={timeline} clock={{ t, playing, speed, seek, setPlaying, setDriven: setAudioDriven }} />
+      <ReplayAudio stageId={stage.id} timeline={timeline} clock={{ t: at, playing, speed, seek, setPlaying, setDriven: setAudioDriven }} />
       {!room ? (
         <UnsupportedStageKind kind={stage.kind} />
       ) : events.length === 0 ? (
-        <p className="notice">Nothing was recorded for this stage yet.</p>
+        <p className="notice">{t("replay:nothing")}</p>
       ) : (
         <div className="room-body with-side">
           <div className="room-main">
             <Workspace stage={stage} room={room} docs={docs} generation={generation} upTo={upTo} comments={comments} />
           </div>
-          <aside className="room-side panel replay-feed" aria-label="What happened">
+          <aside className="room-side panel replay-feed" aria-label={t("replay:feed")}>
             <h2>
-              What happened <span className="muted small">({feed.length} of {timeline.events.filter((e) => inFeed(e.event)).length})</span>
+              {t("replay:feed")}{" "}
+              <span className="muted small">{t("replay:feedCount", { shown: feed.length, total: timeline.events.filter((e) => inFeed(e.event)).length })}</span>
             </h2>
             <ol ref={feedRef} className="feed" data-testid="replay-feed">
               {feed.map((e) => (
@@ -468,7 +495,7 @@ export function ReplayPage() {
                   </button>
                 </li>
               ))}
-              {feed.length === 0 && <li className="muted small">Press play, or drag the scrubber.</li>}
+              {feed.length === 0 && <li className="muted small">{t("replay:feedEmpty")}</li>}
             </ol>
           </aside>
         </div>

@@ -8,6 +8,7 @@
 // it, and the scrubber marks it ("⋯ 6 min idle") so the shortening is visible.
 import * as Y from "yjs";
 
+import { i18next } from "../i18n";
 import type { LoggedEvent, LoggedEventType } from "../ws/events.gen";
 import { fromBase64 } from "../ws/sharedDocs";
 
@@ -88,7 +89,9 @@ export function realAt(timeline: Timeline, t: number): number {
 /** "⋯ 6 min idle" for a shortened gap. */
 export function idleLabel(ms: number): string {
   const minutes = Math.round(ms / 60_000);
-  return minutes >= 1 ? `⋯ ${minutes} min idle` : `⋯ ${Math.round(ms / 1000)} s idle`;
+  return minutes >= 1
+    ? i18next.t("replay:idle.minutes", { minutes })
+    : i18next.t("replay:idle.seconds", { seconds: Math.round(ms / 1000) });
 }
 
 /** How many events have happened at replay time `t` (events at exactly `t` included). */

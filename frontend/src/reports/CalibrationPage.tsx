@@ -1,20 +1,26 @@
 // A coach's scoring against everyone's: mean level per dimension, the difference from the
 // other scorers, and how their recommendations spread.
 import { type FormEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
 
 import { api, describeError, type Recommendation } from "../api/client";
 import { useMe } from "../auth/session";
+import { formatNumber } from "../i18n/format";
 import { RECOMMENDATION_LABEL } from "../lib/format";
 import { useAsync } from "../lib/useAsync";
 import { DeltaBar } from "./charts";
 
 const RECOS: Recommendation[] = ["strong_no", "no", "yes", "strong_yes"];
-const mean = (v: number | null | undefined) => (v === null || v === undefined ? "—" : v.toFixed(2));
+const mean = (v: number | null | undefined) =>
+  v === null || v === undefined ? "—" : formatNumber(v, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** A signed difference: "+0.25", "-0.50". */
+const delta = (v: number) => formatNumber(v, { minimumFractionDigits: 2, maximumFractionDigits: 2, signDisplay: "exceptZero" });
 
 function Distribution({ counts }: { counts: Record<string, number> }) {
+  const { t } = useTranslation();
   const total = RECOS.reduce((n, r) => n + (counts[r] ?? 0), 0);
-  if (!total) return <span className="muted small">none</span>;
+  if (!total) return <span className="muted small">{t("coach:calibration.none")}</span>;
   return (
     <span className="stacked" role="img" aria-label={RECOS.map((r) => `${RECOMMENDATION_LABEL[r]} ${counts[r] ?? 0}`).join(", ")}>
       {RECOS.map((r) => (counts[r] ? <span key={r} className={`seg reco-${r}`} style={{ flex: counts[r] }} title={`${RECOMMENDATION_LABEL[r]}: ${counts[r]}`}>{counts[r]}</span> : null))}
@@ -23,6 +29,7 @@ function Distribution({ counts }: { counts: Record<string, number> }) {
 }
 
 export function CalibrationPage() {
+  const { t } = useTranslation();
   const me = useMe();
   const [params, setParams] = useSearchParams();
   const coach = params.get("coach") ? Number(params.get("coach")) : undefined;
@@ -38,51 +45,51 @@ export function CalibrationPage() {
   return (
     <main id="main" className="page" data-testid="calibration">
       <p className="crumbs">
-        <Link to="/coach">Coach console</Link> / Calibration
+        <Link to="/coach">{t("coach:home.title")}</Link> / {t("coach:calibration.title")}
       </p>
       <div className="page-head">
         <div>
-          <h1>Calibration{c ? ` · ${c.coach.username}` : ""}</h1>
-          <p className="muted">Mean level (1–4) per rubric dimension, against the other scorers. A large gap on a dimension is worth a look at its level descriptors.</p>
+          <h1>{c ? t("coach:calibration.titleOf", { coach: c.coach.username }) : t("coach:calibration.title")}</h1>
+          <p className="muted">{t("coach:calibration.intro")}</p>
         </div>
         {me.role === "admin" && (
           <form className="row nowrap" onSubmit={pick}>
             <label className="inline">
-              Scorer id
+              {t("coach:calibration.scorer")}
               <input type="number" min={1} value={coachInput} onChange={(e) => setCoachInput(e.target.value)} style={{ width: "7rem" }} />
             </label>
             <button type="submit" className="secondary small">
-              Show
+              {t("coach:calibration.show")}
             </button>
           </form>
         )}
       </div>
       {data.error !== undefined && <p className="error" role="alert">{describeError(data.error)}</p>}
-      {!c && data.error === undefined && <p className="muted">Loading…</p>}
+      {!c && data.error === undefined && <p className="muted">{t("coach:calibration.loading")}</p>}
       {c && (
         <>
           <section className="metrics">
             <div className="metric">
-              <span className="metric-value">{c.scorecards.coach}</span>
-              <span className="metric-label">scorecards by {c.coach.username}</span>
+              <span className="metric-value">{formatNumber(c.scorecards.coach)}</span>
+              <span className="metric-label">{t("coach:calibration.cardsBy", { count: c.scorecards.coach, coach: c.coach.username })}</span>
             </div>
             <div className="metric">
-              <span className="metric-value">{c.scorecards.all}</span>
-              <span className="metric-label">scorecards by {c.scorers} scorers</span>
+              <span className="metric-value">{formatNumber(c.scorecards.all)}</span>
+              <span className="metric-label">{t("coach:calibration.cardsByAll", { count: c.scorecards.all, scorers: c.scorers })}</span>
             </div>
             <div className="metric">
               <span className="metric-value">{mean(c.overall.coach_mean)}</span>
-              <span className="metric-label">mean level vs {mean(c.overall.others_mean)} for the others</span>
+              <span className="metric-label">{t("coach:calibration.meanVs", { others: mean(c.overall.others_mean) })}</span>
             </div>
           </section>
           <table className="table calibration-table">
             <thead>
               <tr>
-                <th scope="col">Dimension</th>
+                <th scope="col">{t("coach:calibration.dimension")}</th>
                 <th scope="col">{c.coach.username}</th>
-                <th scope="col">Others</th>
-                <th scope="col">Everyone</th>
-                <th scope="col">Difference</th>
+                <th scope="col">{t("coach:calibration.others")}</th>
+                <th scope="col">{t("coach:calibration.everyone")}</th>
+                <th scope="col">{t("coach:calibration.difference")}</th>
               </tr>
             </thead>
             <tbody>
@@ -97,18 +104,18 @@ export function CalibrationPage() {
                   </td>
                   <td className="num">{mean(d.all_mean)}</td>
                   <td>
-                    <DeltaBar value={d.delta ?? null} /> <span className="small num">{d.delta === null || d.delta === undefined ? "" : `${d.delta > 0 ? "+" : ""}${d.delta.toFixed(2)}`}</span>
+                    <DeltaBar value={d.delta ?? null} /> <span className="small num">{d.delta === null || d.delta === undefined ? "" : delta(d.delta)}</span>
                   </td>
                 </tr>
               ))}
               {c.dimensions.length === 0 && (
                 <tr>
-                  <td colSpan={5} className="muted">No scorecards yet.</td>
+                  <td colSpan={5} className="muted">{t("coach:calibration.noCards")}</td>
                 </tr>
               )}
             </tbody>
           </table>
-          <h2>Recommendations</h2>
+          <h2>{t("coach:calibration.recommendations")}</h2>
           <table className="table">
             <tbody>
               <tr>
@@ -116,7 +123,7 @@ export function CalibrationPage() {
                 <td><Distribution counts={c.recommendations.coach as unknown as Record<string, number>} /></td>
               </tr>
               <tr>
-                <th scope="row">Everyone</th>
+                <th scope="row">{t("coach:calibration.everyone")}</th>
                 <td><Distribution counts={c.recommendations.all as unknown as Record<string, number>} /></td>
               </tr>
             </tbody>

@@ -1,6 +1,7 @@
 // The coach's ruling on how each review comment matches the planted flaws: the automatic
 // match (category + line overlap) unless the coach says otherwise.
 import { useState } from "react";
+import { useTranslation } from "react-i18next";
 
 import { api, describeError, type ReviewComment, type ReviewScore } from "../api/client";
 import { useAsync } from "../lib/useAsync";
@@ -14,6 +15,7 @@ const NONE = "none";
 const VALID = "valid";
 
 export function ReviewMatchOverrides({ stageId, score, onScore }: { stageId: number; score: ReviewScore; onScore: (s: ReviewScore) => void }) {
+  const { t } = useTranslation();
   const comments = useAsync(() => api.reviewComments(stageId), [stageId, score]);
   const [busy, setBusy] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -41,14 +43,14 @@ export function ReviewMatchOverrides({ stageId, score, onScore }: { stageId: num
   if (!score.comment_matches.length) return null;
   return (
     <section className="match-overrides" aria-labelledby="overrides-title" data-testid="match-overrides">
-      <h3 id="overrides-title">Comment matches</h3>
-      <p className="small muted">Automatic matches use category and line overlap. Override one when the comment finds a flaw in other words (or does not).</p>
+      <h3 id="overrides-title">{t("coach:matches.title")}</h3>
+      <p className="small muted">{t("coach:matches.help")}</p>
       <table className="tests">
         <thead>
           <tr>
-            <th scope="col">Comment</th>
-            <th scope="col">Status</th>
-            <th scope="col">Matches</th>
+            <th scope="col">{t("coach:matches.comment")}</th>
+            <th scope="col">{t("coach:home.status")}</th>
+            <th scope="col">{t("coach:matches.matches")}</th>
           </tr>
         </thead>
         <tbody>
@@ -60,30 +62,30 @@ export function ReviewMatchOverrides({ stageId, score, onScore }: { stageId: num
               <tr key={m.comment} data-testid={`match-${m.comment}`}>
                 <td>
                   <span className="small muted">
-                    lines {m.lines[0]}–{m.lines[1]} · {categoryLabel(m.category)}
+                    {t("coach:matches.lines", { first: m.lines[0], last: m.lines[1], category: categoryLabel(m.category) })}
                   </span>
                   {c && <p className="small">{c.text}</p>}
                 </td>
                 <td>
-                  <span className={`badge match-${m.status}`}>{m.status}</span>
-                  {m.source === "coach" && <span className="small muted"> · coach</span>}
+                  <span className={`badge match-${m.status}`}>{t("coach:matches.status", { status: m.status })}</span>
+                  {m.source === "coach" && <span className="small muted"> · {t("coach:matches.byCoach")}</span>}
                   {m.note && <p className="small muted">{m.note}</p>}
                 </td>
                 <td>
                   <select
                     value={value}
                     disabled={busy !== null}
-                    aria-label={`Match of the comment on lines ${m.lines[0]}–${m.lines[1]}`}
+                    aria-label={t("coach:matches.selectLabel", { first: m.lines[0], last: m.lines[1] })}
                     onChange={(e) => void rule(m.comment, e.target.value)}
                   >
                     <option value={AUTO}>
-                      Automatic{m.source === "auto" ? (autoFlaw ? ` (flaw ${autoFlaw.position})` : " (no flaw)") : ""}
+                      {t("coach:matches.automatic", { auto: m.source === "auto" ? (autoFlaw ? "flaw" : "none") : "hidden", flaw: autoFlaw?.position ?? 0 })}
                     </option>
-                    <option value={NONE}>No flaw</option>
-                    <option value={VALID}>Accept as valid (not a planted flaw)</option>
+                    <option value={NONE}>{t("coach:matches.noFlaw")}</option>
+                    <option value={VALID}>{t("coach:matches.valid")}</option>
                     {flaws.map((f) => (
                       <option key={f.id} value={f.id}>
-                        Flaw {f.position}: {categoryLabel(f.category)}, lines {f.lines[0]}–{f.lines[1]}
+                        {t("coach:matches.flaw", { n: f.position, category: categoryLabel(f.category), first: f.lines[0], last: f.lines[1] })}
                       </option>
                     ))}
                   </select>

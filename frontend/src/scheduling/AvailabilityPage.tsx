@@ -1,14 +1,22 @@
 import "./scheduling.css";
 import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router";
 
 import { describeError } from "../api/client";
+import { currentLanguage } from "../i18n";
+import { formatNumber } from "../i18n/format";
 import { useAsync } from "../lib/useAsync";
 import { useTimeZone } from "../auth/session";
 import { schedulingApi, type Slot } from "./api";
 import { browserZone, formatSessionTime, zoneChoices } from "./time";
 
 const LENGTHS = [30, 45, 60, 90, 120];
+
+/** A session's length as the language writes minutes: "60 min", "60分钟". */
+function minutes(count: number): string {
+  return formatNumber(count, { style: "unit", unit: "minute", unitDisplay: "short" });
+}
 
 /** Start, zone and length as the coach types them: a wall-clock time in an IANA zone. */
 function SlotFields({
@@ -20,10 +28,11 @@ function SlotFields({
   onChange: (v: { starts_local: string; time_zone: string; minutes: number }) => void;
   idPrefix: string;
 }) {
+  const { t } = useTranslation();
   return (
     <>
       <label htmlFor={`${idPrefix}-start`}>
-        Starts
+        {t("coachScheduling:slot.starts")}
         <input
           id={`${idPrefix}-start`}
           type="datetime-local"
@@ -33,7 +42,7 @@ function SlotFields({
         />
       </label>
       <label htmlFor={`${idPrefix}-zone`}>
-        Time zone
+        {t("coachScheduling:slot.zone")}
         <select id={`${idPrefix}-zone`} value={value.time_zone} onChange={(e) => onChange({ ...value, time_zone: e.target.value })}>
           {zoneChoices(value.time_zone).map((z) => (
             <option key={z} value={z}>
@@ -43,7 +52,7 @@ function SlotFields({
         </select>
       </label>
       <label htmlFor={`${idPrefix}-minutes`}>
-        Length
+        {t("coachScheduling:slot.length")}
         <select
           id={`${idPrefix}-minutes`}
           value={value.minutes}
@@ -51,7 +60,7 @@ function SlotFields({
         >
           {LENGTHS.map((m) => (
             <option key={m} value={m}>
-              {m} min
+              {minutes(m)}
             </option>
           ))}
         </select>
@@ -61,6 +70,7 @@ function SlotFields({
 }
 
 function SlotRow({ slot, reschedule, onChanged }: { slot: Slot; reschedule: string | null; onChanged: () => Promise<void> }) {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
   const [form, setForm] = useState({ starts_local: slot.starts_local, time_zone: slot.time_zone, minutes: slot.minutes });
@@ -86,11 +96,16 @@ function SlotRow({ slot, reschedule, onChanged }: { slot: Slot; reschedule: stri
   return (
     <li className="card slot-row" data-testid={`my-slot-${slot.id}`}>
       <div>
-        <strong>{formatSessionTime(slot.starts_at, slot.time_zone)}</strong>{" "}
-        <span className={`badge ${slot.is_booked ? "status-live" : ""}`}>{slot.is_booked ? "booked" : "open"}</span>
+        <strong>{formatSessionTime(slot.starts_at, slot.time_zone, currentLanguage())}</strong>{" "}
+        <span className={`badge ${slot.is_booked ? "status-live" : ""}`}>{slot.is_booked ? t("coachScheduling:slot.booked") : t("coachScheduling:slot.open")}</span>
         <p className="small muted">
-          {slot.minutes} min · entered in {slot.time_zone}
-          {slot.time_zone !== zone && ` · ${formatSessionTime(slot.starts_at, zone)} here`}
+          {slot.time_zone !== zone
+            ? t("coachScheduling:slot.detailsHere", {
+                minutes: minutes(slot.minutes),
+                zone: slot.time_zone,
+                here: formatSessionTime(slot.starts_at, zone, currentLanguage()),
+              })
+            : t("coachScheduling:slot.details", { minutes: minutes(slot.minutes), zone: slot.time_zone })}
         </p>
         {editing && (
           <form
@@ -102,7 +117,7 @@ function SlotRow({ slot, reschedule, onChanged }: { slot: Slot; reschedule: stri
           >
             <SlotFields value={form} onChange={setForm} idPrefix={`edit-${slot.id}`} />
             <button type="submit" className="primary small" disabled={busy}>
-              Save
+              {t("coachScheduling:slot.save")}
             </button>
           </form>
         )}
@@ -120,16 +135,16 @@ function SlotRow({ slot, reschedule, onChanged }: { slot: Slot; reschedule: stri
             disabled={busy}
             onClick={() => void act(() => schedulingApi.reschedule(Number(reschedule), slot.id), () => navigate("/coach"))}
           >
-            Move session here
+            {t("coachScheduling:slot.moveHere")}
           </button>
         )}
         {!slot.is_booked && !reschedule && (
           <>
             <button type="button" className="secondary small" onClick={() => setEditing((v) => !v)}>
-              {editing ? "Close" : "Edit"}
+              {editing ? t("coachScheduling:slot.close") : t("coachScheduling:slot.edit")}
             </button>
             <button type="button" className="secondary small" disabled={busy} onClick={() => void act(() => schedulingApi.deleteSlot(slot.id))}>
-              Delete
+              {t("coachScheduling:slot.delete")}
             </button>
           </>
         )}
@@ -141,6 +156,7 @@ function SlotRow({ slot, reschedule, onChanged }: { slot: Slot; reschedule: stri
 /** A coach publishes when they can take a session (optionally the same time each week)
  * and sees, edits or withdraws their open slots. */
 export function AvailabilityPage() {
+  const { t } = useTranslation();
   const [params] = useSearchParams();
   const reschedule = params.get("reschedule");
   const slots = useAsync(() => schedulingApi.mySlots(), []);
@@ -158,7 +174,7 @@ export function AvailabilityPage() {
     setNotice(null);
     try {
       const made = await schedulingApi.publish({ ...form, weeks });
-      setNotice(made.length === 1 ? "Slot published." : `${made.length} weekly slots published.`);
+      setNotice(t("coachScheduling:page.published", { count: made.length }));
       await slots.reload();
     } catch (err) {
       setError(describeError(err));
@@ -170,29 +186,29 @@ export function AvailabilityPage() {
   return (
     <main id="main" className="page availability-page">
       <p className="crumbs">
-        <Link to="/coach">Coach console</Link> / Availability
+        <Link to="/coach">{t("coach:home.title")}</Link> / {t("coachScheduling:page.crumb")}
       </p>
-      <h1>Your availability</h1>
+      <h1>{t("coachScheduling:page.title")}</h1>
       {reschedule ? (
-        <p className="notice">Pick one of your open slots to move the session to.</p>
+        <p className="notice">{t("coachScheduling:page.pickSlot")}</p>
       ) : (
-        <form className="card slot-form" onSubmit={(e) => void publish(e)} aria-label="Publish a slot">
-          <h2>Publish a slot</h2>
+        <form className="card slot-form" onSubmit={(e) => void publish(e)} aria-label={t("coachScheduling:page.publishTitle")}>
+          <h2>{t("coachScheduling:page.publishTitle")}</h2>
           <div className="row wrap">
             <SlotFields value={form} onChange={setForm} idPrefix="new" />
             <label htmlFor="new-weeks">
-              Repeat weekly
+              {t("coachScheduling:page.repeat")}
               <select id="new-weeks" value={weeks} onChange={(e) => setWeeks(Number(e.target.value))}>
                 {Array.from({ length: 12 }, (_, i) => i + 1).map((n) => (
                   <option key={n} value={n}>
-                    {n === 1 ? "once" : `${n} weeks`}
+                    {t("coachScheduling:page.weeks", { count: n })}
                   </option>
                 ))}
               </select>
             </label>
           </div>
           <button type="submit" className="primary" disabled={busy}>
-            {busy ? "Publishing…" : "Publish"}
+            {busy ? t("coachScheduling:page.publishing") : t("coachScheduling:page.publish")}
           </button>
           {notice && <p className="notice ok">{notice}</p>}
           {error && (
@@ -203,9 +219,9 @@ export function AvailabilityPage() {
         </form>
       )}
       <section aria-labelledby="my-slots">
-        <h2 id="my-slots">Your slots</h2>
+        <h2 id="my-slots">{t("coachScheduling:page.slots")}</h2>
         {slots.error !== undefined && <p className="error">{describeError(slots.error)}</p>}
-        {slots.data && slots.data.length === 0 && <p className="muted">No slots yet.</p>}
+        {slots.data && slots.data.length === 0 && <p className="muted">{t("coachScheduling:page.noSlots")}</p>}
         <ul className="slot-list">
           {(slots.data ?? []).map((slot) => (
             <SlotRow key={slot.id} slot={slot} reschedule={reschedule} onChanged={slots.reload} />
