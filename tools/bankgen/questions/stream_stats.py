@@ -76,9 +76,10 @@ orphans Q
 - `Q`: the number of distinct ids that appear in events (of the five types above) but
   never in a `START`.
 
-Print `tpot` and `Z` with at least six digits after the decimal point; numbers are
-compared with a tolerance of `10^-5` (relative for values above 1), everything else
-exactly.
+Print `tpot` and `Z` with at least six digits after the decimal point, and every other
+number as an integer. The checker compares **every** numeric token, the integer fields
+included, within a tolerance of `10^-5` (absolute, or relative for values above 1:
+`|got − expected| ≤ 10^-5 · max(1, |expected|)`); words and `-` must match exactly.
 
 ### Example
 
