@@ -142,6 +142,7 @@ def _hidden():
         Case(_case([("a", "a")], ["aaa aaaa aaaaa"]), expect="7 aa a aa aa aa aa a\n"),
         # a duplicate rule keeps its first rank
         Case(_case([("b", "c"), ("a", "b"), ("b", "c"), ("a", "bc")], ["abc"]), expect="1 abc\n"),
+        Case(_case([("x", "y"), ("a", "b"), ("b", "c"), ("a", "b")], ["abc"]), expect="2 ab c\n"),
         # rules whose parts never occur; spaces only; leading and trailing spaces
         Case(_case([("q", "q"), ("x", "y")], ["   ", "  xy  x y  "]), expect="0\n3 xy x y\n"),
         # a new pair with a lower rank than the current one is taken at once
@@ -149,6 +150,8 @@ def _hidden():
         Case(_case(rules, [" ".join(_corpus(rng, 8)) for _ in range(3)])),
         Case(_case(rules + odd_rules, [" ".join(_corpus(rng, 20)) for _ in range(5)])),
         Case(_case(rules[:30], [" ".join(_corpus(rng, 40)) for _ in range(10)])),
+        # the learned list with its first rules repeated at the end (a concatenated file)
+        Case(_case(rules + rules[:20], [" ".join(_corpus(rng, 40)) for _ in range(4)])),
         Case(_case(rules, ["".join(_corpus(rng, 60))])),
         Case(_case(list(reversed(rules)), [" ".join(_corpus(rng, 30)) for _ in range(6)])),
         Case(_case(rules, ["".join(rng.choice("ab") for _ in range(300))])),

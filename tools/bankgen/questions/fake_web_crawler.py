@@ -224,6 +224,37 @@ def _hidden():
                 "fetched 3 blocked 2 queued 0\n"
             ),
         ),
+        # dot segments go from absolute and network-path hrefs too
+        Case(
+            "1 0 1 10\nhttp://h/\nhttp://h/ http://h/a/../b //h/./c/ HTTP://h/x/..\n",
+            expect=(
+                "0 200 http://h/\n1 404 http://h/b\n1 404 http://h/c/\n"
+                "fetched 3 blocked 0 queued 0\n"
+            ),
+        ),
+        # a forbidden URL is discovered once, however many links point at it
+        Case(
+            "2 1 2 10\nhttp://h/\nh /p\nhttp://h/ p p ./p q\nhttp://h/q p\n",
+            expect="0 200 http://h/\n1 200 http://h/q\nfetched 2 blocked 1 queued 0\n",
+        ),
+        # D = 0: only the seed is fetched
+        Case(
+            "2 0 0 10\nhttp://h/\nhttp://h/ a\nhttp://h/a\n",
+            expect="0 200 http://h/\nfetched 1 blocked 0 queued 0\n",
+        ),
+        # a fragment-only href is the page itself, query included
+        Case(
+            "1 0 1 10\nhttp://h/p?x=1\nhttp://h/p?x=1 #top ?y=2#f\n",
+            expect="0 200 http://h/p?x=1\n1 404 http://h/p?y=2\nfetched 2 blocked 0 queued 0\n",
+        ),
+        # robots prefixes that end in or contain a query
+        Case(
+            "1 2 1 10\nhttp://h/\nh /s?\nh /t?a\nhttp://h/ s s?b t?a=1 t?b\n",
+            expect=(
+                "0 200 http://h/\n1 404 http://h/s\n1 404 http://h/t?b\n"
+                "fetched 3 blocked 2 queued 0\n"
+            ),
+        ),
         # relative references from a page whose path has no slash-terminated directory
         Case("1 0 2 10\nhttp://h/a/b?x=1\nhttp://h/a/b?x=1 c ./ . .. ?y #f\n"),
         _web(rng, 5, robots=1, depth=2, budget=10),

@@ -19,7 +19,7 @@ of values on its first line.
 
 **Request lines** (the same in every part): `id arrival priority prompt work` — a unique
 id without spaces; `0 ≤ arrival ≤ 10^9`, non-decreasing down the input; `0 ≤ priority ≤
-10^9`; `1 ≤ prompt ≤ 10^6`; `1 ≤ work ≤ 10^6`. `0 ≤ N ≤ 10^5`. The prompt length does
+10^9`; `1 ≤ prompt ≤ 10^6`; `1 ≤ work ≤ 10^6`. `0 ≤ N ≤ 7·10^3`. The prompt length does
 not matter until part 3.
 
 **Order of events at one instant `t`.** First, everything that completes at `t`
@@ -30,8 +30,10 @@ makes its decisions.
 **Choosing among waiting requests** (every part): the smallest
 `(priority, arrival, position in the input)` goes first.
 
-**Limits.** 2 s CPU per test. Times are large: simulate from event to event, not step by
-step.
+**Limits.** 2 s CPU per test. The largest test of each part has `6·10^3` to `7·10^3`
+requests, and times are large: simulate from event to event, not step by step, and keep
+the work per event logarithmic (a scan of every waiting or running request per event is
+too slow).
 """
 
 PART1 = """\
