@@ -397,24 +397,6 @@ int main() {
 FOLLOW_UPS = [
     {
         "prompt": (
-            "A release was bad: operators need to cancel a task, stop its running attempt\n"
-            "and everything downstream (part 2).\n"
-        ),
-        "unlocks_part": 2,
-        "trigger": "on_part_passed",
-        "coach_notes": (
-            "Cancellation is a third event kind in the same loop, ordered after the\n"
-            "completions of the instant and before the starts. Stale completion events and\n"
-            "stale heap entries of cancelled tasks must be skipped lazily (a flag per task),\n"
-            "and the stopped attempt must give back its slot and its resource. Probe: a\n"
-            "cancel at the very instant an attempt ends (the attempt wins), a cancel during\n"
-            "a retry backoff, cancelling twice. In real asyncio: task.cancel() raises\n"
-            "CancelledError at the next await, so cleanup belongs in finally / async with;\n"
-            "shielding and TaskGroup semantics decide what else is cancelled.\n"
-        ),
-    },
-    {
-        "prompt": (
             "Before you optimise anything: on the largest test, is your simulator CPU-,\n"
             "memory-, IO- or synchronisation-bound, and how do you know?\n"
         ),
@@ -440,6 +422,24 @@ FOLLOW_UPS = [
             "global order or all-or-nothing, timeouts on acquisition, cancellation that\n"
             "releases permits (async with), retries with jitter, idempotent tasks so a\n"
             "retry after a lost response is safe, and a bounded queue for back-pressure.\n"
+        ),
+    },
+    {
+        "prompt": (
+            "A release was bad: operators need to cancel a task, stop its running attempt\n"
+            "and everything downstream (part 2).\n"
+        ),
+        "unlocks_part": 2,
+        "trigger": "on_part_passed",
+        "coach_notes": (
+            "Cancellation is a third event kind in the same loop, ordered after the\n"
+            "completions of the instant and before the starts. Stale completion events and\n"
+            "stale heap entries of cancelled tasks must be skipped lazily (a flag per task),\n"
+            "and the stopped attempt must give back its slot and its resource. Probe: a\n"
+            "cancel at the very instant an attempt ends (the attempt wins), a cancel during\n"
+            "a retry backoff, cancelling twice. In real asyncio: task.cancel() raises\n"
+            "CancelledError at the next await, so cleanup belongs in finally / async with;\n"
+            "shielding and TaskGroup semantics decide what else is cancelled.\n"
         ),
     },
 ]

@@ -380,23 +380,6 @@ int main() {
 
 FOLLOW_UPS = [
     {
-        "prompt": (
-            "The server now gets token ids back from the sampler and from clients. Decode\n"
-            "them, and tell me whether each sequence is what your encoder would produce\n"
-            "(part 2).\n"
-        ),
-        "unlocks_part": 2,
-        "trigger": "on_part_passed",
-        "coach_notes": (
-            "Decoding is a table look-up; the interesting half is canonicality: re-encode the\n"
-            "decoded text with the part 1 encoder and compare ids, not strings (a duplicate\n"
-            "rule, or `a`+`bc` vs `ab`+`c`, gives the same text with different ids). Why it\n"
-            "matters: a sampled non-canonical sequence re-tokenises differently, which breaks\n"
-            "prefix-cache hits, token-count billing and resumed conversations. Watch for ids\n"
-            "of duplicate rules treated as invalid, and for space or control codes accepted.\n"
-        ),
-    },
-    {
         "prompt": "How do you make one merge cost O(log n) instead of O(n)?",
         "trigger": "after_minutes",
         "after_minutes": 20,
@@ -420,6 +403,23 @@ FOLLOW_UPS = [
             "so streaming detokenizers hold back incomplete sequences. A word cache (LRU)\n"
             "helps natural text but not blobs. A pre-tokenizer regex splits words; a\n"
             "pathological input (one 1 MB word) is a DoS risk: cap word length.\n"
+        ),
+    },
+    {
+        "prompt": (
+            "The server now gets token ids back from the sampler and from clients. Decode\n"
+            "them, and tell me whether each sequence is what your encoder would produce\n"
+            "(part 2).\n"
+        ),
+        "unlocks_part": 2,
+        "trigger": "on_part_passed",
+        "coach_notes": (
+            "Decoding is a table look-up; the interesting half is canonicality: re-encode the\n"
+            "decoded text with the part 1 encoder and compare ids, not strings (a duplicate\n"
+            "rule, or `a`+`bc` vs `ab`+`c`, gives the same text with different ids). Why it\n"
+            "matters: a sampled non-canonical sequence re-tokenises differently, which breaks\n"
+            "prefix-cache hits, token-count billing and resumed conversations. Watch for ids\n"
+            "of duplicate rules treated as invalid, and for space or control codes accepted.\n"
         ),
     },
 ]

@@ -486,24 +486,6 @@ int main() {
 FOLLOW_UPS = [
     {
         "prompt": (
-            "Before we point this at real sites: fetches take time, several run at once, and\n"
-            "we must be polite to each host (part 2).\n"
-        ),
-        "unlocks_part": 2,
-        "trigger": "on_part_passed",
-        "coach_notes": (
-            "The queue becomes one FIFO per host plus a heap of the hosts that may start now,\n"
-            "keyed by the discovery number of their head (that is exactly the front-to-back\n"
-            "scan), a heap of fetch completions and a heap of host wake-ups at end + G.\n"
-            "Watch for: the delay counted from the previous start instead of its end, http\n"
-            "and https of one authority treated as two hosts, completions at one instant\n"
-            "handled out of start order, links of in-flight fetches dropped once the budget\n"
-            "is spent. Real crawlers add robots.txt Crawl-delay, per-host token buckets,\n"
-            "backoff on 429/503, and DNS or IP-level politeness (many hosts on one server).\n"
-        ),
-    },
-    {
-        "prompt": (
             "Now the web is real: fetches take 50-500 ms and some hosts are slow. How do you\n"
             "crawl 10M pages a day politely?\n"
         ),
@@ -524,6 +506,24 @@ FOLLOW_UPS = [
         "coach_notes": (
             "Good answers mention dot segments above the root, query-only and fragment-only\n"
             "references, default ports, and comparing against RFC 3986's own examples.\n"
+        ),
+    },
+    {
+        "prompt": (
+            "Before we point this at real sites: fetches take time, several run at once, and\n"
+            "we must be polite to each host (part 2).\n"
+        ),
+        "unlocks_part": 2,
+        "trigger": "on_part_passed",
+        "coach_notes": (
+            "The queue becomes one FIFO per host plus a heap of the hosts that may start now,\n"
+            "keyed by the discovery number of their head (that is exactly the front-to-back\n"
+            "scan), a heap of fetch completions and a heap of host wake-ups at end + G.\n"
+            "Watch for: the delay counted from the previous start instead of its end, http\n"
+            "and https of one authority treated as two hosts, completions at one instant\n"
+            "handled out of start order, links of in-flight fetches dropped once the budget\n"
+            "is spent. Real crawlers add robots.txt Crawl-delay, per-host token buckets,\n"
+            "backoff on 429/503, and DNS or IP-level politeness (many hosts on one server).\n"
         ),
     },
 ]

@@ -507,24 +507,6 @@ module.exports = { run };
 
 FOLLOW_UPS = [
     {
-        "prompt": (
-            "This cache now holds the prefix KV blocks of one GPU: blocks have sizes, and\n"
-            "blocks in use by running sequences are pinned. Part 2 has the rules.\n"
-        ),
-        "unlocks_part": 2,
-        "trigger": "on_part_passed",
-        "coach_notes": (
-            "A count-based LRU list no longer works as is: pinned entries must be skipped\n"
-            "without scanning them (take them out of the list while pinned and put them\n"
-            "back at their recency on the last unpin, e.g. a heap keyed by last use with\n"
-            "lazy deletion), and the refusal check needs the pinned bytes kept as a running\n"
-            "sum. Watch for: evicting before checking feasibility (a refused put must change\n"
-            "nothing), evicting the entry being updated, pinned entries expiring, and what\n"
-            "happens to an entry whose TTL passed while pinned. vLLM's block manager and\n"
-            "SGLang's radix cache both keep reference counts for exactly this.\n"
-        ),
-    },
-    {
         "prompt": "What data structures give O(log n) or better per operation here?",
         "trigger": "after_minutes",
         "after_minutes": 20,
@@ -549,6 +531,24 @@ FOLLOW_UPS = [
             "namespaces or salting the hash prevent cross-tenant prefix reuse (timing side\n"
             "channels, data leaks); LRU can be scan-polluted by one tenant: per-tenant\n"
             "quotas or ARC/2Q.\n"
+        ),
+    },
+    {
+        "prompt": (
+            "This cache now holds the prefix KV blocks of one GPU: blocks have sizes, and\n"
+            "blocks in use by running sequences are pinned. Part 2 has the rules.\n"
+        ),
+        "unlocks_part": 2,
+        "trigger": "on_part_passed",
+        "coach_notes": (
+            "A count-based LRU list no longer works as is: pinned entries must be skipped\n"
+            "without scanning them (take them out of the list while pinned and put them\n"
+            "back at their recency on the last unpin, e.g. a heap keyed by last use with\n"
+            "lazy deletion), and the refusal check needs the pinned bytes kept as a running\n"
+            "sum. Watch for: evicting before checking feasibility (a refused put must change\n"
+            "nothing), evicting the entry being updated, pinned entries expiring, and what\n"
+            "happens to an entry whose TTL passed while pinned. vLLM's block manager and\n"
+            "SGLang's radix cache both keep reference counts for exactly this.\n"
         ),
     },
 ]

@@ -418,23 +418,6 @@ def _bucket_hidden():
 
 FOLLOW_UPS = [
     {
-        "prompt": (
-            "Tenants complain the window punishes bursts. Replace it with a token bucket\n"
-            "per tenant (part 2), and tell me what a burst costs under each scheme.\n"
-        ),
-        "unlocks_part": 2,
-        "trigger": "on_part_passed",
-        "coach_notes": (
-            "A bucket needs O(1) state per tenant (level and last update time), no history:\n"
-            "refill lazily on each request from the elapsed time, capped at the capacity.\n"
-            "Watch for: starting the bucket empty, forgetting the cap, draining it on a\n"
-            "rejected request, refilling from the last accepted request only (equivalent\n"
-            "here, because refills are capped only at the capacity — ask them why). A window\n"
-            "lets a tenant spend its limit twice across a window boundary; a bucket bounds\n"
-            "any burst by its capacity and the long-run rate by its refill rate.\n"
-        ),
-    },
-    {
         "prompt": "List the bugs you found, most severe first, and how each one showed up.",
         "trigger": "after_minutes",
         "after_minutes": 15,
@@ -464,6 +447,23 @@ FOLLOW_UPS = [
             "exactness vs. approximate windows (sliding-window counter), hot tenants on one\n"
             "Redis shard. Token-based limits need the output length, known only at the end:\n"
             "reserve an estimate and reconcile.\n"
+        ),
+    },
+    {
+        "prompt": (
+            "Tenants complain the window punishes bursts. Replace it with a token bucket\n"
+            "per tenant (part 2), and tell me what a burst costs under each scheme.\n"
+        ),
+        "unlocks_part": 2,
+        "trigger": "on_part_passed",
+        "coach_notes": (
+            "A bucket needs O(1) state per tenant (level and last update time), no history:\n"
+            "refill lazily on each request from the elapsed time, capped at the capacity.\n"
+            "Watch for: starting the bucket empty, forgetting the cap, draining it on a\n"
+            "rejected request, refilling from the last accepted request only (equivalent\n"
+            "here, because refills are capped only at the capacity — ask them why). A window\n"
+            "lets a tenant spend its limit twice across a window boundary; a bucket bounds\n"
+            "any burst by its capacity and the long-run rate by its refill rate.\n"
         ),
     },
 ]
