@@ -4,7 +4,8 @@ import sys
 
 sys.setrecursionlimit(100000)
 lines = sys.stdin.read().split("\n")
-N, K, M, BASE, RETRIES = map(int, lines[0].split())
+N, K, M, BASE, RETRIES, *REST = map(int, lines[0].split())
+C = REST[0] if REST else 0
 cap = {}
 for line in lines[1 : 1 + M]:
     a, b = line.split()
@@ -24,6 +25,8 @@ for line in lines[1 + M : 1 + M + N]:
         )
     )
 by_name = {t["name"]: t for t in tasks}
+cancels = [line.split() for line in lines[1 + M + N : 1 + M + N + C]]
+cancels = [(int(a), name) for a, name in cancels]
 
 memo = {}
 
@@ -67,13 +70,21 @@ while True:
         else:
             t["state"] = "retry"
             t["ready"] = now + BASE * 2 ** (t["tries"] - 1)
+    # cancellations at now, in input order
+    for at, name in cancels:
+        t = by_name.get(name)
+        if at != now or t is None or t["state"] not in ("wait", "retry", "run"):
+            continue
+        running = [r for r in running if r[1] is not t]
+        t["state"] = "cancelled"
+        t["end"] = now
     # skip propagation
     changed = True
     while changed:
         changed = False
         for t in tasks:
             if t["state"] in ("wait",) and any(
-                by_name[d]["state"] in ("failed", "skipped") for d in t["deps"]
+                by_name[d]["state"] in ("failed", "skipped", "cancelled") for d in t["deps"]
             ):
                 t["state"] = "skipped"
                 changed = True
@@ -100,6 +111,8 @@ while True:
     future = [r[0] for r in running] + [
         t["ready"] for t in tasks if t["state"] == "retry" and t["ready"] > now
     ]
+    if any(t["state"] in ("wait", "retry", "run") for t in tasks):
+        future += [at for at, _ in cancels if at > now]
     if not future:
         break
     now = min(future)
@@ -110,6 +123,9 @@ for t in tasks:
     if t["state"] in ("ok", "failed"):
         out.append("%s %s %d %d %d" % (t["name"], t["state"], t["start"], t["end"], t["tries"]))
         mk = max(mk, t["end"])
+    elif t["state"] == "cancelled":
+        start = t["start"] if t["tries"] else "-"
+        out.append("%s cancelled %s %d %d" % (t["name"], start, t["end"], t["tries"]))
     else:
         out.append("{} {}".format(t["name"], t["state"]))
 out.append("makespan %d" % mk)

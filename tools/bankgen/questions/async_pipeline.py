@@ -220,15 +220,149 @@ def _hidden():
     ]
 
 
+PART2 = """\
+**Cancellation.** Operators can now cancel a task (a bad checkpoint, a superseded
+release). Cancelling must stop its running attempt at once and take everything
+downstream with it.
+
+**Input.** The first line holds `N K M B R C`: `C` more values than part 1 (`0 ≤ C ≤
+10^5`). After the tasks come `C` lines `time name`, by non-decreasing `time`: at `time`,
+the task `name` is cancelled.
+
+**Rules.** At an instant `t`, first every attempt ending at `t` ends (as in part 1), then
+the cancellations at `t` apply in input order, then the runner starts attempts. A
+cancellation of a name that is not a task, or of a task that is already `ok`, `failed`,
+`skipped`, `blocked` or `cancelled`, does nothing. Otherwise the task is **cancelled** at
+`t`: a running attempt stops at once (it frees its slot and its resource, and is neither
+a success nor a failure: no retry), a waiting task never starts, and every task that
+depends on it, directly or transitively, is `skipped` (blocked tasks stay blocked).
+
+**Output.** As in part 1, with one more kind of line: `name cancelled start t attempts`
+(`start` as in part 1, or `-` if it never started; `attempts` started so far).
+`makespan` still counts only `ok` and `failed` tasks.
+
+**Example.**
+
+```
+3 2 0 10 0 2
+long 10 - 0 -
+after 1 - 0 long
+side 4 - 0 -
+3 long
+3 ghost
+```
+
+```
+long cancelled 0 3 1
+after skipped
+side ok 0 4 1
+makespan 4
+peak 2
+```
+"""
+
+
+def _cancels(rng, case: Case, count: int, horizon: int) -> Case:
+    """Part 2's version of a part 1 test: the same tasks, plus `count` cancellations."""
+    lines = case.input.split("\n")
+    head = lines[0].split()
+    n, m = int(head[0]), int(head[2])
+    names = [line.split()[0] for line in lines[1 + m : 1 + m + n]]
+    times = sorted(rng.randint(0, horizon) for _ in range(count))
+    picks = [rng.choice([*names, "ghost"]) for _ in range(count)]
+    body = "\n".join(lines[1 : 1 + m + n])
+    extra = "".join(f"{at} {name}\n" for at, name in zip(times, picks, strict=True))
+    return Case(" ".join([*head, str(count)]) + "\n" + body + "\n" + extra, large=case.large)
+
+
+P2_SAMPLES = [
+    Case(
+        "3 2 0 10 0 2\nlong 10 - 0 -\nafter 1 - 0 long\nside 4 - 0 -\n3 long\n3 ghost\n",
+        expect="long cancelled 0 3 1\nafter skipped\nside ok 0 4 1\nmakespan 4\npeak 2\n",
+    ),
+    # a cancelled attempt frees its resource for the next task at once
+    Case(
+        "2 2 1 0 0 1\ng 1\na 10 g 0 -\nb 2 g 0 -\n4 a\n",
+        expect="a cancelled 0 4 1\nb ok 4 6 1\nmakespan 6\npeak 1\n",
+    ),
+    Case("1 1 0 0 0 0\nonly 3 - 0 -\n", expect="only ok 0 3 1\nmakespan 3\npeak 1\n"),
+]
+
+
+def _cancel_hidden():
+    rng = random.Random(717)
+    cases = [
+        # an attempt ending at t ends before a cancellation at t: the task is ok
+        Case(
+            "2 1 0 0 0 2\na 5 - 0 -\nb 5 - 0 a\n5 a\n5 b\n",
+            expect="a ok 0 5 1\nb cancelled - 5 0\nmakespan 5\npeak 1\n",
+        ),
+        # cancelled while waiting for its retry: no further attempt
+        Case(
+            "2 1 0 10 3 1\nflaky 2 - 5 -\nnext 1 - 0 flaky\n6 flaky\n",
+            expect="flaky cancelled 0 6 1\nnext skipped\nmakespan 0\npeak 1\n",
+        ),
+        # a cancelled task waiting for a slot frees nothing and never starts
+        Case(
+            "3 1 0 0 0 1\nbusy 10 - 0 -\nqueued 1 - 0 -\nlast 1 - 0 -\n2 queued\n",
+            expect="busy ok 0 10 1\nqueued cancelled - 2 0\nlast ok 10 11 1\nmakespan 11\npeak 1\n",
+        ),
+        # cancelling twice, cancelling a blocked or skipped task, or a finished one
+        Case(
+            "4 2 0 0 0 5\nroot 3 - 0 -\nkid 1 - 0 root\ncyc 1 - 0 cyc\ndone 1 - 0 -\n"
+            "1 root\n1 root\n2 kid\n2 cyc\n9 done\n",
+            expect=(
+                "root cancelled 0 1 1\nkid skipped\ncyc blocked\ndone ok 0 1 1\n"
+                "makespan 1\npeak 2\n"
+            ),
+        ),
+        # cancelling at time 0, before anything starts
+        Case(
+            "2 2 0 0 0 1\nx 4 - 0 -\ny 4 - 0 -\n0 x\n",
+            expect="x cancelled - 0 0\ny ok 0 4 1\nmakespan 4\npeak 1\n",
+        ),
+        # a stopped attempt gives back its resource and its slot at once
+        Case(
+            "2 2 1 0 0 1\ng 1\na 10 g 0 -\nb 2 g 0 -\n3 a\n",
+            expect="a cancelled 0 3 1\nb ok 3 5 1\nmakespan 5\npeak 1\n",
+        ),
+        Case(
+            "2 1 0 0 0 1\na 10 - 0 -\nb 2 - 0 -\n3 a\n",
+            expect="a cancelled 0 3 1\nb ok 3 5 1\nmakespan 5\npeak 1\n",
+        ),
+        # a failed task's dependents are skipped before a later cancellation reaches them
+        Case(
+            "3 1 0 0 0 1\nf 1 - 1 -\ng 1 - 0 f\nh 1 - 0 g\n5 h\n",
+            expect="f failed 0 1 1\ng skipped\nh skipped\nmakespan 1\npeak 1\n",
+        ),
+    ]
+    base = _hidden()
+    for case, count, horizon in (
+        (base[5], 2, 20),
+        (base[6], 4, 40),
+        (base[7], 6, 60),
+        (base[8], 8, 60),
+        (base[9], 10, 120),
+        (base[10], 20, 100),
+        (base[11], 40, 400),
+    ):
+        cases.append(_cancels(rng, case, count, horizon))
+    cases.append(_cancels(rng, _large(78), 300, 3000))
+    return cases
+
+
 STARTER_PY = """\
 import sys
 
 
 def main() -> None:
     lines = sys.stdin.read().split("\\n")
-    n, k, m, backoff, retries = map(int, lines[0].split())
+    header = [int(x) for x in lines[0].split()]
+    n, k, m, backoff, retries = header[:5]
+    c = header[5] if len(header) > 5 else 0  # part 2: the number of cancellations
     resources = [lines[1 + i].split() for i in range(m)]
     tasks = [lines[1 + m + i].split() for i in range(n)]
+    cancels = [lines[1 + m + n + i].split() for i in range(c)]
     # find blocked tasks, then simulate the runner event by event
 
 
@@ -237,7 +371,7 @@ main()
 
 STARTER_JS = """\
 const lines = require("fs").readFileSync(0, "utf8").split("\\n");
-const [n, k, m, backoff, retries] = lines[0].trim().split(/\\s+/).map(Number);
+const [n, k, m, backoff, retries, c = 0] = lines[0].trim().split(/\\s+/).map(Number); // c: part 2
 const resources = lines.slice(1, 1 + m).map((l) => l.trim().split(/\\s+/));
 const tasks = lines.slice(1 + m, 1 + m + n).map((l) => l.trim().split(/\\s+/));
 // find blocked tasks, then simulate the runner event by event
@@ -250,8 +384,11 @@ using namespace std;
 int main() {
     ios::sync_with_stdio(false);
     cin.tie(nullptr);
-    long long n, k, m, backoff, retries;
-    cin >> n >> k >> m >> backoff >> retries;
+    string first;
+    getline(cin, first);
+    istringstream header(first);
+    long long n, k, m, backoff, retries, c = 0;  // c: part 2's cancellations
+    header >> n >> k >> m >> backoff >> retries >> c;
     // read m resources and n tasks, find blocked tasks, simulate the runner
     return 0;
 }
@@ -287,6 +424,24 @@ FOLLOW_UPS = [
             "retry after a lost response is safe, and a bounded queue for back-pressure.\n"
         ),
     },
+    {
+        "prompt": (
+            "A release was bad: operators need to cancel a task, stop its running attempt\n"
+            "and everything downstream (part 2).\n"
+        ),
+        "unlocks_part": 2,
+        "trigger": "on_part_passed",
+        "coach_notes": (
+            "Cancellation is a third event kind in the same loop, ordered after the\n"
+            "completions of the instant and before the starts. Stale completion events and\n"
+            "stale heap entries of cancelled tasks must be skipped lazily (a flag per task),\n"
+            "and the stopped attempt must give back its slot and its resource. Probe: a\n"
+            "cancel at the very instant an attempt ends (the attempt wins), a cancel during\n"
+            "a retry backoff, cancelling twice. In real asyncio: task.cancel() raises\n"
+            "CancelledError at the next await, so cleanup belongs in finally / async with;\n"
+            "shielding and TaskGroup semantics decide what else is cancelled.\n"
+        ),
+    },
 ]
 
 
@@ -298,7 +453,10 @@ def spec() -> QuestionSpec:
         difficulty="hard",
         tags=["concurrency", "async", "simulation", "dag", "retries", "practice"],
         prompt=PROMPT,
-        parts=[PartSpec("Simulate the runner", "Implement the rules above.\n", SAMPLES, _hidden())],
+        parts=[
+            PartSpec("Simulate the runner", "Implement the rules above.\n", SAMPLES, _hidden()),
+            PartSpec("Cancellation", PART2, P2_SAMPLES, _cancel_hidden()),
+        ],
         starter={"python": STARTER_PY, "javascript": STARTER_JS, "cpp": STARTER_CPP},
         follow_ups=FOLLOW_UPS,
     )

@@ -142,6 +142,7 @@ def _hidden():
         Case(_case([("a", "a")], ["aaa aaaa aaaaa"]), expect="7 aa a aa aa aa aa a\n"),
         # a duplicate rule keeps its first rank
         Case(_case([("b", "c"), ("a", "b"), ("b", "c"), ("a", "bc")], ["abc"]), expect="1 abc\n"),
+        Case(_case([("x", "y"), ("a", "b"), ("b", "c"), ("a", "b")], ["abc"]), expect="2 ab c\n"),
         # rules whose parts never occur; spaces only; leading and trailing spaces
         Case(_case([("q", "q"), ("x", "y")], ["   ", "  xy  x y  "]), expect="0\n3 xy x y\n"),
         # a new pair with a lower rank than the current one is taken at once
@@ -149,6 +150,8 @@ def _hidden():
         Case(_case(rules, [" ".join(_corpus(rng, 8)) for _ in range(3)])),
         Case(_case(rules + odd_rules, [" ".join(_corpus(rng, 20)) for _ in range(5)])),
         Case(_case(rules[:30], [" ".join(_corpus(rng, 40)) for _ in range(10)])),
+        # the learned list with its first rules repeated at the end (a concatenated file)
+        Case(_case(rules + rules[:20], [" ".join(_corpus(rng, 40)) for _ in range(4)])),
         Case(_case(rules, ["".join(_corpus(rng, 60))])),
         Case(_case(list(reversed(rules)), [" ".join(_corpus(rng, 30)) for _ in range(6)])),
         Case(_case(rules, ["".join(rng.choice("ab") for _ in range(300))])),
@@ -165,29 +168,196 @@ def _hidden():
     return cases
 
 
+PART2 = """\
+**Decoding, and canonical token sequences.** The serving stack now receives token ids
+(from the model's sampler, or from a client resuming a conversation) and must turn them
+back into text. Give every symbol an **id**: a single character has its ASCII code
+(`33`–`126`; no other code is a character id), and the symbol made by rule `r` (0-based,
+duplicates included) has id `256 + r`, whatever the rule's rank. When the encoder of part
+1 merges a pair, the new symbol's id is `256 +` the rank of that pair (its first
+occurrence in the list).
+
+**Input.**
+
+```
+decode
+M
+left right        (M lines: merge rules, as in part 1)
+T
+id id ...         (T lines, each with at least one id)
+```
+
+**Output.** For each id line, one line:
+
+- `invalid` if some id is neither a character id nor `256 + r` for a rule `r < M`;
+- otherwise the **text** (the concatenation of the ids' symbols; it has no spaces), then
+  `canonical` if encoding that text as one word with part 1's rules gives exactly these
+  ids, else `noncanonical k` followed by the `k` ids of its canonical encoding.
+
+**Example.** With the rules of part 1's example (`a b`, `ab a`, `b c`, `x y`):
+
+```
+decode
+4
+a b
+ab a
+b c
+x y
+4
+256 256
+97 98 99
+300
+257 97
+```
+
+```
+abab canonical
+abc noncanonical 2 256 99
+invalid
+abaa canonical
+```
+
+`97 98 99` decodes to `abc`, which the encoder turns into `ab c`, i.e. `256 99`. A model
+can sample such non-canonical sequences; re-encoding its text does not give them back.
+
+Total ids at most `3·10^5`; a line can hold tens of thousands of ids. **Limits.** 2 s CPU
+per test: the canonical check needs part 1's fast encoder.
+"""
+
+
+def _word_ids(rules: list[tuple[str, str]], word: str) -> list[int]:
+    """Canonical ids of one word (the plain definition; used only to build inputs)."""
+    ranks: dict[tuple[str, str], int] = {}
+    for r, pair in enumerate(rules):
+        ranks.setdefault(pair, r)
+    toks = [(c, ord(c)) for c in word]
+    while True:
+        best = min(
+            (
+                (ranks[toks[i][0], toks[i + 1][0]], i)
+                for i in range(len(toks) - 1)
+                if (toks[i][0], toks[i + 1][0]) in ranks
+            ),
+            default=None,
+        )
+        if best is None:
+            return [i for _, i in toks]
+        r, i = best
+        toks[i : i + 2] = [(toks[i][0] + toks[i + 1][0], 256 + r)]
+
+
+def _decode_case(rules, id_lines) -> str:
+    head = "decode\n" + f"{len(rules)}\n" + "".join(f"{a} {b}\n" for a, b in rules)
+    return head + f"{len(id_lines)}\n" + "".join(" ".join(map(str, x)) + "\n" for x in id_lines)
+
+
+def _random_ids(rng, rules, words, *, canonical=0.5, invalid=0.05):
+    """Id lines for `words`: canonical encodings, or random splits into known symbols."""
+    lines = []
+    for word in words:
+        ids = _word_ids(rules, word)
+        if rng.random() >= canonical and len(ids) > 0:
+            # split some merged symbols back into characters
+            split = []
+            for i in ids:
+                if i >= 256 and rng.random() < 0.4:
+                    split += [ord(c) for c in rules[i - 256][0] + rules[i - 256][1]]
+                else:
+                    split.append(i)
+            ids = split
+        if rng.random() < invalid:
+            ids = [*ids, rng.choice([32, 127, 255, 256 + len(rules), 10**6])]
+        lines.append(ids)
+    return lines
+
+
+P2_SAMPLES = [
+    Case(
+        _decode_case(SAMPLE_RULES, [[256, 256], [97, 98, 99], [300], [257, 97]]),
+        expect="abab canonical\nabc noncanonical 2 256 99\ninvalid\nabaa canonical\n",
+    ),
+    Case(_decode_case([], [[104, 105], [33]]), expect="hi canonical\n! canonical\n"),
+    # 32 (space), 127 and 255 are not ids; without rules neither is 256
+    Case(
+        _decode_case([], [[32], [127], [97, 255], [256]]),
+        expect="invalid\ninvalid\ninvalid\ninvalid\n",
+    ),
+]
+
+
+def _decode_hidden():
+    rng = random.Random(818)
+    corpus = _corpus(rng, 1500)
+    rules = train(corpus, 120)
+    cases = [
+        # a duplicate rule has its own id, but the encoder never produces it
+        Case(
+            _decode_case([("b", "c"), ("a", "b"), ("b", "c")], [[97, 258], [97, 256]]),
+            expect="abc noncanonical 2 97 256\nabc canonical\n",
+        ),
+        # one text, two symbols: `a`+`bc` and `ab`+`c` are different ids
+        Case(
+            _decode_case([("a", "b"), ("b", "c"), ("ab", "c"), ("a", "bc")], [[259], [258]]),
+            expect="abc noncanonical 1 258\nabc canonical\n",
+        ),
+        # a rule whose parts the encoder never builds still decodes
+        Case(
+            _decode_case([("xy", "z"), ("q", "q")], [[256], [120, 121, 122]]),
+            expect="xyz noncanonical 3 120 121 122\nxyz canonical\n",
+        ),
+        # the id of the last rule is valid, one past it is not
+        Case(
+            _decode_case([("a", "a"), ("q", "q")], [[257], [258], [97, 97, 97]]),
+            expect="qq canonical\ninvalid\naaa noncanonical 2 256 97\n",
+        ),
+        Case(_decode_case(rules, _random_ids(rng, rules, _corpus(rng, 10)))),
+        Case(_decode_case(rules, _random_ids(rng, rules, _corpus(rng, 40), canonical=0.8))),
+        Case(_decode_case(rules[:30], _random_ids(rng, rules[:30], _corpus(rng, 60)))),
+        Case(
+            _decode_case(rules + rules[:20], _random_ids(rng, rules + rules[:20], _corpus(rng, 40)))
+        ),
+        Case(_decode_case(rules, _random_ids(rng, rules, ["".join(_corpus(rng, 50))] * 2))),
+        Case(_decode_case(list(reversed(rules)), _random_ids(rng, rules[::-1], _corpus(rng, 50)))),
+        Case(_decode_case(rules, _random_ids(rng, rules, _corpus(rng, 200), invalid=0.2))),
+        Case(_decode_case([("a", "a"), ("aa", "aa")], [[97] * 9, [257, 256, 97], [257, 257]])),
+    ]
+    big_rng = random.Random(89)
+    dna = "".join(big_rng.choice("ACGT") for _ in range(30000))
+    dna_rules = train([dna[i : i + 40] for i in range(0, 30000, 40)], 300)
+    cases.append(Case(_decode_case(dna_rules, [[ord(c) for c in dna]]), large=True))
+    return cases
+
+
 STARTER_PY = """\
 import sys
 
 
 def main() -> None:
     lines = sys.stdin.read().split("\\n")
+    decoding = lines[0].strip() == "decode"  # part 2 starts with the word `decode`
+    if decoding:
+        lines = lines[1:]
     m = int(lines[0])
     rules = [tuple(lines[1 + r].split()) for r in range(m)]
     t = int(lines[1 + m])
     texts = lines[2 + m : 2 + m + t]
-    # encode each line and print "count tokens..."
+    # part 1: encode each line and print "count tokens..."
+    # part 2: decode each line of ids and say whether it is canonical
 
 
 main()
 """
 
 STARTER_JS = """\
-const lines = require("fs").readFileSync(0, "utf8").split("\\n");
+let lines = require("fs").readFileSync(0, "utf8").split("\\n");
+const decoding = lines[0].trim() === "decode"; // part 2 starts with the word `decode`
+if (decoding) lines = lines.slice(1);
 const m = Number(lines[0]);
 const rules = lines.slice(1, 1 + m).map((l) => l.trim().split(" "));
 const t = Number(lines[1 + m]);
 const texts = lines.slice(2 + m, 2 + m + t);
-// encode each line and print "count tokens..."
+// part 1: encode each line and print "count tokens..."
+// part 2: decode each line of ids and say whether it is canonical
 """
 
 STARTER_CPP = """\
@@ -199,8 +369,11 @@ int main() {
     cin.tie(nullptr);
     string line;
     getline(cin, line);
+    bool decoding = line.rfind("decode", 0) == 0;  // part 2 starts with the word `decode`
+    if (decoding) getline(cin, line);
     int m = stoi(line);
     // read m rules, then T and T text lines (keep the spaces: use getline)
+    // part 1: encode each line; part 2: decode each line of ids, canonical or not
     return 0;
 }
 """
@@ -232,6 +405,23 @@ FOLLOW_UPS = [
             "pathological input (one 1 MB word) is a DoS risk: cap word length.\n"
         ),
     },
+    {
+        "prompt": (
+            "The server now gets token ids back from the sampler and from clients. Decode\n"
+            "them, and tell me whether each sequence is what your encoder would produce\n"
+            "(part 2).\n"
+        ),
+        "unlocks_part": 2,
+        "trigger": "on_part_passed",
+        "coach_notes": (
+            "Decoding is a table look-up; the interesting half is canonicality: re-encode the\n"
+            "decoded text with the part 1 encoder and compare ids, not strings (a duplicate\n"
+            "rule, or `a`+`bc` vs `ab`+`c`, gives the same text with different ids). Why it\n"
+            "matters: a sampled non-canonical sequence re-tokenises differently, which breaks\n"
+            "prefix-cache hits, token-count billing and resumed conversations. Watch for ids\n"
+            "of duplicate rules treated as invalid, and for space or control codes accepted.\n"
+        ),
+    },
 ]
 
 
@@ -243,7 +433,10 @@ def spec() -> QuestionSpec:
         difficulty="medium",
         tags=["tokenizer", "parsing", "heap", "linked-list", "practice"],
         prompt=PROMPT,
-        parts=[PartSpec("Encode the text", "Implement the encoder.\n", SAMPLES, _hidden())],
+        parts=[
+            PartSpec("Encode the text", "Implement the encoder.\n", SAMPLES, _hidden()),
+            PartSpec("Decode and check canonical ids", PART2, P2_SAMPLES, _decode_hidden()),
+        ],
         starter={"python": STARTER_PY, "javascript": STARTER_JS, "cpp": STARTER_CPP},
         follow_ups=FOLLOW_UPS,
     )

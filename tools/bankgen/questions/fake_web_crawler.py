@@ -224,6 +224,37 @@ def _hidden():
                 "fetched 3 blocked 2 queued 0\n"
             ),
         ),
+        # dot segments go from absolute and network-path hrefs too
+        Case(
+            "1 0 1 10\nhttp://h/\nhttp://h/ http://h/a/../b //h/./c/ HTTP://h/x/..\n",
+            expect=(
+                "0 200 http://h/\n1 404 http://h/b\n1 404 http://h/c/\n"
+                "fetched 3 blocked 0 queued 0\n"
+            ),
+        ),
+        # a forbidden URL is discovered once, however many links point at it
+        Case(
+            "2 1 2 10\nhttp://h/\nh /p\nhttp://h/ p p ./p q\nhttp://h/q p\n",
+            expect="0 200 http://h/\n1 200 http://h/q\nfetched 2 blocked 1 queued 0\n",
+        ),
+        # D = 0: only the seed is fetched
+        Case(
+            "2 0 0 10\nhttp://h/\nhttp://h/ a\nhttp://h/a\n",
+            expect="0 200 http://h/\nfetched 1 blocked 0 queued 0\n",
+        ),
+        # a fragment-only href is the page itself, query included
+        Case(
+            "1 0 1 10\nhttp://h/p?x=1\nhttp://h/p?x=1 #top ?y=2#f\n",
+            expect="0 200 http://h/p?x=1\n1 404 http://h/p?y=2\nfetched 2 blocked 0 queued 0\n",
+        ),
+        # robots prefixes that end in or contain a query
+        Case(
+            "1 2 1 10\nhttp://h/\nh /s?\nh /t?a\nhttp://h/ s s?b t?a=1 t?b\n",
+            expect=(
+                "0 200 http://h/\n1 404 http://h/s\n1 404 http://h/t?b\n"
+                "fetched 3 blocked 2 queued 0\n"
+            ),
+        ),
         # relative references from a page whose path has no slash-terminated directory
         Case("1 0 2 10\nhttp://h/a/b?x=1\nhttp://h/a/b?x=1 c ./ . .. ?y #f\n"),
         _web(rng, 5, robots=1, depth=2, budget=10),
@@ -238,13 +269,187 @@ def _hidden():
     ]
 
 
+PART2 = """\
+**Politeness.** Pointed at real sites, a breadth-first crawler that fetches as fast as it
+can gets banned. Fetches now take time, run concurrently, and each site is treated
+politely.
+
+**Input.** The first line holds `N R D P C F G`: part 1's four values, then the number
+of fetches `C ≥ 1` that may be in flight at once, the duration `F ≥ 1` of every fetch (ms,
+`200` or `404` alike), and the per-host delay `G ≥ 0` (ms). The rest is as in part 1.
+
+**Hosts.** A URL's host is its normalised authority (with its port, if one is kept);
+`http` and `https` URLs of one authority share a host. A host has at most **one** fetch
+in flight, and its next fetch starts at least `G` ms after its previous fetch ended.
+
+**Crawling.** Discovery, robots, depth and the queue are as in part 1 (a URL discovered
+from a page at depth `d` has depth `d + 1`). Time starts at `0` with the seed queued. At
+each instant `t`:
+
+1. every fetch ending at `t` ends, in the order the fetches started: if it is a `200`
+   page at depth `d < D`, its links are discovered in order (and queued or blocked);
+2. then the queue is scanned from the front, and every URL whose host may start a fetch
+   at `t` starts one — taken out of the queue — as long as fewer than `C` fetches are in
+   flight and fewer than `P` have started. URLs of other hosts are passed over and keep
+   their place.
+
+The crawl stops when nothing is in flight and no further fetch can start (the queue is
+empty, or `P` fetches have started). Fetches in flight when the `P`-th starts still end,
+and their links are still discovered.
+
+**Output.** One line per fetch, in start order (equal starts: scan order):
+`start end depth status url`. Then `fetched F blocked B queued Q` as in part 1. With
+`C = 1` and `G = 0`, the fetch order is part 1's.
+
+**Example.** Part 1's example with `C = 4`, `F = 3`, `G = 2`:
+
+```
+3 1 2 10 4 3 2
+HTTP://Docs.Example.com:80/guide/
+docs.example.com /private
+http://docs.example.com/guide/ intro.html ./intro.html#part2 ../private/keys /guide/../api mailto:x@y.z
+http://docs.example.com/guide/intro.html ?v=2 //other.org/
+http://docs.example.com/api https://DOCS.example.com:443/guide/
+```
+
+```
+0 3 0 200 http://docs.example.com/guide/
+5 8 1 200 http://docs.example.com/guide/intro.html
+8 11 2 404 http://other.org/
+10 13 1 200 http://docs.example.com/api
+15 18 2 404 http://docs.example.com/guide/intro.html?v=2
+20 23 2 404 https://docs.example.com/guide/
+fetched 6 blocked 1 queued 0
+```
+
+`other.org` starts at `8`, while `docs.example.com` waits until `10`; the `https` URL
+waits for the same host.
+
+**Limits.** 2 s CPU per test. The largest test has hundreds of hosts and thousands of
+queued URLs: scanning the whole queue at every instant is too slow.
+"""
+
+
+def _polite(case: Case, slots: int, fetch_ms: int, delay_ms: int, large: bool = False) -> Case:
+    """A part 1 web crawled politely: the same input with `C F G` on the first line."""
+    first, rest = case.input.split("\n", 1)
+    return Case(f"{first} {slots} {fetch_ms} {delay_ms}\n{rest}", large=large or case.large)
+
+
+def _large_polite(seed: int) -> Case:
+    rng = random.Random(seed)
+    hosts = [f"h{k}.io" for k in range(300)]
+    n = 3000
+    urls = [f"http://{hosts[i % len(hosts)]}/{i:x}" for i in range(n)]
+    lines = []
+    for i in range(n):
+        refs = []
+        for _ in range(4):
+            j = rng.randrange(n + n // 10)
+            refs.append(f"//{hosts[j % len(hosts)]}/{j:x}" if rng.random() < 0.7 else f"{j:x}")
+        lines.append(" ".join([urls[i], *refs]))
+    rules = [f"{hosts[k]} /f" for k in range(0, len(hosts), 7)]
+    head = f"{n} {len(rules)} 40 {n + 300} 16 5 20\n{urls[0]}\n"
+    return Case(head + "".join(r + "\n" for r in rules) + "\n".join(lines) + "\n", large=True)
+
+
+P2_SAMPLES = [
+    Case(
+        SAMPLE1.replace("3 1 2 10\n", "3 1 2 10 4 3 2\n", 1),
+        expect=(
+            "0 3 0 200 http://docs.example.com/guide/\n"
+            "5 8 1 200 http://docs.example.com/guide/intro.html\n"
+            "8 11 2 404 http://other.org/\n10 13 1 200 http://docs.example.com/api\n"
+            "15 18 2 404 http://docs.example.com/guide/intro.html?v=2\n"
+            "20 23 2 404 https://docs.example.com/guide/\nfetched 6 blocked 1 queued 0\n"
+        ),
+    ),
+    # C = 1, G = 0 is part 1's order; the budget leaves the rest queued
+    Case(
+        "1 0 5 2 1 4 0\nhttp://a.com\nhttp://a.com/ x y z\n",
+        expect="0 4 0 200 http://a.com/\n4 8 1 404 http://a.com/x\nfetched 2 blocked 0 queued 2\n",
+    ),
+    # two hosts in parallel, each one fetch at a time
+    Case(
+        "1 0 1 10 8 2 0\nhttp://a.com/\nhttp://a.com/ /1 //b.com/1 /2 //b.com/2\n",
+        expect=(
+            "0 2 0 200 http://a.com/\n2 4 1 404 http://a.com/1\n2 4 1 404 http://b.com/1\n"
+            "4 6 1 404 http://a.com/2\n4 6 1 404 http://b.com/2\nfetched 5 blocked 0 queued 0\n"
+        ),
+    ),
+]
+
+
+def _polite_hidden():
+    rng = random.Random(919)
+    cases = [
+        # the delay counts from the end of the host's previous fetch
+        Case(
+            "1 0 1 10 4 3 5\nhttp://h/\nhttp://h/ a b //o/c\n",
+            expect=(
+                "0 3 0 200 http://h/\n3 6 1 404 http://o/c\n8 11 1 404 http://h/a\n"
+                "16 19 1 404 http://h/b\nfetched 4 blocked 0 queued 0\n"
+            ),
+        ),
+        # at most C at once: the scan stops taking URLs when the slots are full
+        Case(
+            "1 0 1 10 2 1 0\nhttp://a/\nhttp://a/ //b/ //c/ //d/ //e/\n",
+            expect=(
+                "0 1 0 200 http://a/\n1 2 1 404 http://b/\n1 2 1 404 http://c/\n"
+                "2 3 1 404 http://d/\n2 3 1 404 http://e/\nfetched 5 blocked 0 queued 0\n"
+            ),
+        ),
+        # http and https of one authority are one host; ports make different hosts
+        Case(
+            "1 0 1 10 4 2 0\nhttp://h/\nhttp://h/ https://h/x http://h:8080/y http://h/z\n",
+            expect=(
+                "0 2 0 200 http://h/\n2 4 1 404 https://h/x\n2 4 1 404 http://h:8080/y\n"
+                "4 6 1 404 http://h/z\nfetched 4 blocked 0 queued 0\n"
+            ),
+        ),
+        # links of fetches still in flight when the budget runs out are discovered
+        Case(
+            "3 1 2 2 2 3 0\nhttp://a/\nb /no\nhttp://a/ //b/ //c/\nhttp://b/ /no /yes\n"
+            "http://c/ /z\n",
+        ),
+        # completions at one instant are handled in start order
+        Case(
+            "3 0 2 10 2 2 0\nhttp://r/\nhttp://r/ //q/ //p/\nhttp://p/ //s/1\nhttp://q/ //s/2\n",
+            expect=(
+                "0 2 0 200 http://r/\n2 4 1 200 http://q/\n2 4 1 200 http://p/\n"
+                "4 6 2 404 http://s/2\n6 8 2 404 http://s/1\nfetched 5 blocked 0 queued 0\n"
+            ),
+        ),
+        _polite(_web(rng, 5, robots=1, depth=2, budget=10), 2, 1, 1),
+        _polite(_web(rng, 12, robots=2, depth=3, budget=8), 1, 3, 0),
+        _polite(_web(rng, 25, links=(1, 6), robots=1, depth=4, budget=40), 3, 2, 4),
+        _polite(
+            _web(rng, 40, links=(0, 8), hosts=["a.com", "A.COM:80", "b.org"], depth=2, budget=100),
+            4,
+            5,
+            2,
+        ),
+        _polite(_web(rng, 60, links=(2, 6), robots=3, depth=10, budget=200), 8, 1, 0),
+        _polite(_web(rng, 120, links=(0, 4), robots=2, depth=0, budget=5), 2, 2, 2),
+        _polite(_web(rng, 200, links=(1, 9), robots=4, depth=6, budget=150), 5, 3, 7),
+        _polite(
+            _web(rng, 300, links=(1, 5), hosts=["x.io", "y.io", "z.io"], depth=20, budget=1000),
+            2,
+            4,
+            1,
+        ),
+        _large_polite(98),
+    ]
+    return cases
+
+
 STARTER_PY = """\
 import sys
 
 
 def main() -> None:
     lines = sys.stdin.read().split("\\n")
-    n, r, max_depth, budget = map(int, lines[0].split())
+    n, r, max_depth, budget, *polite = map(int, lines[0].split())  # part 2: polite = [C, F, G]
     seed = lines[1].strip()
     robots = [lines[2 + i].split() for i in range(r)]
     pages = [lines[2 + r + i].split() for i in range(n)]
@@ -256,7 +461,7 @@ main()
 
 STARTER_JS = """\
 const lines = require("fs").readFileSync(0, "utf8").split("\\n");
-const [n, r, maxDepth, budget] = lines[0].trim().split(/\\s+/).map(Number);
+const [n, r, maxDepth, budget, ...polite] = lines[0].trim().split(/\\s+/).map(Number); // part 2: [C, F, G]
 const seed = lines[1].trim();
 const robots = lines.slice(2, 2 + r).map((l) => l.trim().split(" "));
 const pages = lines.slice(2 + r, 2 + r + n).map((l) => l.trim().split(" "));
@@ -273,7 +478,7 @@ int main() {
     cin.tie(nullptr);
     string line;
     getline(cin, line);
-    // N R D P, the seed, R robots lines, N page lines
+    // N R D P (part 2: then C F G), the seed, R robots lines, N page lines
     return 0;
 }
 """
@@ -303,6 +508,24 @@ FOLLOW_UPS = [
             "references, default ports, and comparing against RFC 3986's own examples.\n"
         ),
     },
+    {
+        "prompt": (
+            "Before we point this at real sites: fetches take time, several run at once, and\n"
+            "we must be polite to each host (part 2).\n"
+        ),
+        "unlocks_part": 2,
+        "trigger": "on_part_passed",
+        "coach_notes": (
+            "The queue becomes one FIFO per host plus a heap of the hosts that may start now,\n"
+            "keyed by the discovery number of their head (that is exactly the front-to-back\n"
+            "scan), a heap of fetch completions and a heap of host wake-ups at end + G.\n"
+            "Watch for: the delay counted from the previous start instead of its end, http\n"
+            "and https of one authority treated as two hosts, completions at one instant\n"
+            "handled out of start order, links of in-flight fetches dropped once the budget\n"
+            "is spent. Real crawlers add robots.txt Crawl-delay, per-host token buckets,\n"
+            "backoff on 429/503, and DNS or IP-level politeness (many hosts on one server).\n"
+        ),
+    },
 ]
 
 
@@ -314,7 +537,12 @@ def spec() -> QuestionSpec:
         difficulty="medium",
         tags=["crawler", "parsing", "bfs", "urls", "practice"],
         prompt=PROMPT,
-        parts=[PartSpec("Crawl the fake web", "Implement the crawler.\n", SAMPLES, _hidden())],
+        parts=[
+            PartSpec("Crawl the fake web", "Implement the crawler.\n", SAMPLES, _hidden()),
+            PartSpec(
+                "Politeness: concurrency and per-host delays", PART2, P2_SAMPLES, _polite_hidden()
+            ),
+        ],
         starter={"python": STARTER_PY, "javascript": STARTER_JS, "cpp": STARTER_CPP},
         follow_ups=FOLLOW_UPS,
     )

@@ -36,7 +36,7 @@ Keys are strings, values integers, `0 ≤ t ≤ 10^12`, `0 ≤ ttl ≤ 10^12`.
 Return `{"results": [...], "hits": h, "misses": m, "evictions": e, "expirations": x}`,
 where `results` holds the results of the `get`, `del` and `size` operations, in order.
 
-Up to `2·10^5` operations and `capacity ≤ 10^5`.
+Up to `1.5·10^4` operations and `capacity ≤ 1.5·10^4`.
 
 ### Example
 
@@ -54,8 +54,8 @@ run(2, [["put", 0, "a", 1, 10], ["put", 1, "b", 2, 0], ["get", 2, "a"],
 `get b` at `4` misses. `a` expires at `10`: it is removed before the `size` at `10`
 is counted (only `c` is left), so the last `get` misses too.
 
-**Limits.** 2 s CPU per test. Scanning all entries on each operation is too slow for
-the largest tests.
+**Limits.** 2 s CPU per test. The largest test has `1.5·10^4` operations with a capacity
+of `1.3·10^4`: scanning all entries on each operation is too slow for it.
 """
 
 SAMPLES = [
@@ -231,6 +231,250 @@ def _hidden():
     return cases
 
 
+PART2 = """\
+**Sizes and pinned blocks.** The cache now holds the prefix KV blocks of one GPU: blocks
+have different sizes, and a block in use by a running sequence is **pinned** and must
+stay. Extend `run(capacity, ops)`; everything of part 1 still holds except as follows.
+
+- `capacity` is in bytes. `["put", t, key, value, ttl, size]` stores an entry of `size`
+  bytes (`1 ≤ size ≤ 10^9`); a `put` with five elements has size `1`, so part 1's logs
+  mean the same as before.
+- `["pin", t, key]` → `true` and the entry's pin count goes up by one if `key` is
+  present, else `false`. `["unpin", t, key]` → `true` and the count goes down by one if
+  `key` is present with a count above `0`, else `false`. Neither changes recency.
+- `["bytes", t]` → the total size of the entries.
+- A **pinned** entry (count above `0`) is never evicted, never expires and is not
+  deleted (`del` returns `false` and keeps it). If its expiry time passes while it is
+  pinned, it expires just before the first operation after the `unpin` that brings its
+  count to `0`.
+- `put` of `size` bytes under `key`: if the pinned entries other than `key` plus `size`
+  exceed `capacity`, the put is **refused** and changes nothing (an existing entry keeps
+  its value, size, expiry and recency). Otherwise, while the entries other than `key`
+  plus `size` exceed `capacity`, the least recently used unpinned entry other than `key`
+  is evicted (one *eviction* each); then the entry is stored as in part 1 (an existing
+  entry keeps its pin count).
+
+The result is the same object as in part 1.
+
+**Example.**
+
+```
+run(10, [["put", 0, "sys", 1, 0, 6], ["pin", 0, "sys"], ["put", 1, "a", 2, 0, 3],
+         ["put", 2, "b", 3, 0, 3], ["get", 3, "a"], ["put", 4, "c", 4, 0, 5],
+         ["bytes", 5], ["unpin", 5, "sys"], ["put", 6, "d", 5, 0, 8], ["get", 7, "sys"]])
+```
+
+```
+{"results": [true, null, 9, true, null], "hits": 0, "misses": 2,
+ "evictions": 3, "expirations": 0}
+```
+
+`b` does not fit next to `sys` and `a` (12 > 10): `a`, the least recently used unpinned
+entry, is evicted, so the `get a` misses. `c` (5 bytes) can never fit beside the pinned
+6 bytes of `sys`: refused. After the unpin, `d` (8 bytes) evicts `sys` (least recently
+used), then `b`.
+
+Up to `1.5·10^4` operations. **Limits.** 2 s CPU per test; the largest test has
+`1.5·10^4` operations over thousands of entries: finding the victim or the pinned bytes
+by a scan of every entry is too slow.
+"""
+
+
+def _sized_ops(rng, n, *, keys, gap=2, ttl=(0, 10), max_size=4, pin=0.15):
+    t = 0
+    ops = []
+    for _ in range(n):
+        t += rng.randint(0, gap)
+        kind = rng.choices(
+            ["put", "get", "del", "size", "bytes", "pin", "unpin"],
+            (5, 4, 1, 0.5, 1, 10 * pin, 10 * pin),
+        )[0]
+        key = rng.choice(keys)
+        if kind == "put":
+            life = 0 if rng.random() < 0.4 else rng.randint(*ttl)
+            op = ["put", t, key, rng.randint(-5, 99), life]
+            if rng.random() < 0.9:
+                op.append(rng.randint(1, max_size))
+            ops.append(op)
+        elif kind in ("size", "bytes"):
+            ops.append([kind, t])
+        else:
+            ops.append([kind, t, key])
+    return ops
+
+
+P2_SAMPLES = [
+    Case(
+        [
+            10,
+            [
+                ["put", 0, "sys", 1, 0, 6],
+                ["pin", 0, "sys"],
+                ["put", 1, "a", 2, 0, 3],
+                ["put", 2, "b", 3, 0, 3],
+                ["get", 3, "a"],
+                ["put", 4, "c", 4, 0, 5],
+                ["bytes", 5],
+                ["unpin", 5, "sys"],
+                ["put", 6, "d", 5, 0, 8],
+                ["get", 7, "sys"],
+            ],
+        ],
+        expect={
+            "results": [True, None, 9, True, None],
+            "hits": 0,
+            "misses": 2,
+            "evictions": 3,
+            "expirations": 0,
+        },
+    ),
+    # part 1's five-element puts are entries of size 1
+    Case(
+        [2, [["put", 0, "a", 1, 0], ["put", 0, "b", 2, 0], ["put", 0, "c", 3, 0], ["bytes", 0]]],
+        expect={"results": [2], "hits": 0, "misses": 0, "evictions": 1, "expirations": 0},
+    ),
+    # pin and unpin of missing or unpinned keys
+    Case(
+        [5, [["pin", 0, "x"], ["put", 0, "x", 1, 0, 2], ["unpin", 0, "x"], ["pin", 1, "x"]]],
+        expect={
+            "results": [False, False, True],
+            "hits": 0,
+            "misses": 0,
+            "evictions": 0,
+            "expirations": 0,
+        },
+    ),
+]
+
+
+def _stats(results, hits=0, misses=0, evictions=0, expirations=0):
+    return {
+        "results": results,
+        "hits": hits,
+        "misses": misses,
+        "evictions": evictions,
+        "expirations": expirations,
+    }
+
+
+def _sized_hidden():
+    rng = random.Random(1414)
+    cases = [
+        # a pinned entry does not expire; it expires right after its last unpin
+        Case(
+            [
+                9,
+                [
+                    ["put", 0, "a", 7, 5, 2],
+                    ["pin", 0, "a"],
+                    ["pin", 1, "a"],
+                    ["get", 9, "a"],
+                    ["unpin", 10, "a"],
+                    ["get", 11, "a"],
+                    ["unpin", 12, "a"],
+                    ["size", 12],
+                    ["get", 12, "a"],
+                ],
+            ],
+            expect=_stats([True, True, 7, True, 7, True, 0, None], 2, 1, 0, 1),
+        ),
+        # a pinned entry is not deleted
+        Case(
+            [4, [["put", 0, "k", 1, 0, 4], ["pin", 1, "k"], ["del", 2, "k"], ["bytes", 3]]],
+            expect=_stats([True, False, 4]),
+        ),
+        # a refused update keeps the old entry as it was, recency included
+        Case(
+            [
+                10,
+                [
+                    ["put", 0, "p", 1, 0, 7],
+                    ["pin", 0, "p"],
+                    ["put", 1, "a", 2, 0, 1],
+                    ["put", 2, "b", 3, 0, 1],
+                    ["put", 3, "a", 9, 0, 4],
+                    ["put", 5, "c", 4, 0, 2],
+                    ["get", 6, "b"],
+                    ["get", 6, "a"],
+                ],
+            ],
+            expect=_stats([True, 3, None], 1, 1, 1, 0),
+        ),
+        # growing an entry in place evicts others, never itself; its pin count stays
+        Case(
+            [
+                6,
+                [
+                    ["put", 0, "a", 1, 0, 2],
+                    ["put", 1, "b", 2, 0, 2],
+                    ["pin", 1, "b"],
+                    ["put", 2, "b", 3, 0, 5],
+                    ["bytes", 3],
+                    ["del", 3, "b"],
+                    ["get", 3, "a"],
+                ],
+            ],
+            expect=_stats([True, 5, False, None], 0, 1, 1, 0),
+        ),
+        # an entry larger than the whole cache is refused
+        Case(
+            [3, [["put", 0, "big", 1, 0, 4], ["size", 0], ["put", 0, "ok", 1, 0, 3], ["bytes", 0]]],
+            expect=_stats([0, 3]),
+        ),
+        # eviction skips pinned entries, however old
+        Case(
+            [
+                4,
+                [
+                    ["put", 0, "old", 1, 0, 2],
+                    ["pin", 0, "old"],
+                    ["put", 1, "x", 2, 0, 1],
+                    ["put", 2, "y", 3, 0, 1],
+                    ["put", 3, "z", 4, 0, 1],
+                    ["get", 4, "old"],
+                    ["get", 4, "x"],
+                    ["get", 4, "y"],
+                ],
+            ],
+            expect=_stats([True, 1, None, 3], 2, 1, 1, 0),
+        ),
+        Case([6, _sized_ops(rng, 30, keys=KEYS[:4])]),
+        Case([8, _sized_ops(rng, 80, keys=KEYS, ttl=(1, 6))]),
+        Case([10, _sized_ops(rng, 150, keys=KEYS, gap=0, pin=0.3)]),
+        Case([20, _sized_ops(rng, 300, keys=[f"k{i}" for i in range(25)], ttl=(0, 40))]),
+        Case([40, _sized_ops(rng, 600, keys=[f"b{i}" for i in range(60)], max_size=9)]),
+        Case([5, _sized_ops(rng, 1500, keys=KEYS, gap=5, ttl=(1, 8), pin=0.25)]),
+    ]
+    big = random.Random(1415)
+    ops = []
+    t = 0
+    for _ in range(15000):
+        t += 1 if big.random() < 0.05 else 0
+        key = f"{big.randrange(9000):x}"
+        x = big.random()
+        if x < 0.6:
+            ops.append(
+                [
+                    "put",
+                    t,
+                    key,
+                    big.randint(0, 9),
+                    0 if big.random() < 0.9 else 400,
+                    big.randint(1, 8),
+                ]
+            )
+        elif x < 0.85:
+            ops.append(["get", t, key])
+        elif x < 0.93:
+            ops.append(["pin", t, key])
+        elif x < 0.99:
+            ops.append(["unpin", t, key])
+        else:
+            ops.append(["bytes", t])
+    cases.append(Case([30000, ops], large=True))
+    return cases
+
+
 STARTER_PY = """\
 def run(capacity: int, ops: list) -> dict:
     results = []
@@ -328,6 +572,24 @@ FOLLOW_UPS = [
             "quotas or ARC/2Q.\n"
         ),
     },
+    {
+        "prompt": (
+            "This cache now holds the prefix KV blocks of one GPU: blocks have sizes, and\n"
+            "blocks in use by running sequences are pinned. Part 2 has the rules.\n"
+        ),
+        "unlocks_part": 2,
+        "trigger": "on_part_passed",
+        "coach_notes": (
+            "A count-based LRU list no longer works as is: pinned entries must be skipped\n"
+            "without scanning them (take them out of the list while pinned and put them\n"
+            "back at their recency on the last unpin, e.g. a heap keyed by last use with\n"
+            "lazy deletion), and the refusal check needs the pinned bytes kept as a running\n"
+            "sum. Watch for: evicting before checking feasibility (a refused put must change\n"
+            "nothing), evicting the entry being updated, pinned entries expiring, and what\n"
+            "happens to an entry whose TTL passed while pinned. vLLM's block manager and\n"
+            "SGLang's radix cache both keep reference counts for exactly this.\n"
+        ),
+    },
 ]
 
 
@@ -345,7 +607,8 @@ def spec() -> QuestionSpec:
                 "Arguments arrive as a JSON array `[capacity, ops]`; return the object.\n",
                 SAMPLES,
                 _hidden(),
-            )
+            ),
+            PartSpec("Sizes and pinned blocks", PART2, P2_SAMPLES, _sized_hidden()),
         ],
         starter={
             "python": STARTER_PY,

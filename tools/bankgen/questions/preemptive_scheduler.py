@@ -19,18 +19,21 @@ of values on its first line.
 
 **Request lines** (the same in every part): `id arrival priority prompt work` — a unique
 id without spaces; `0 ≤ arrival ≤ 10^9`, non-decreasing down the input; `0 ≤ priority ≤
-10^9`; `1 ≤ prompt ≤ 10^6`; `1 ≤ work ≤ 10^6`. `0 ≤ N ≤ 10^5`. The prompt length does
+10^9`; `1 ≤ prompt ≤ 10^6`; `1 ≤ work ≤ 10^6`. `0 ≤ N ≤ 7·10^3`. The prompt length does
 not matter until part 3.
 
 **Order of events at one instant `t`.** First, everything that completes at `t`
-completes (requests finishing, and from part 3 on, checkpoints finishing); then the
-requests arriving at `t` join the waiting queue; then the scheduler makes its decisions.
+completes (requests finishing, and from part 3 on, checkpoint saves and restores
+finishing); then the requests arriving at `t` join the waiting queue; then the scheduler
+makes its decisions.
 
 **Choosing among waiting requests** (every part): the smallest
 `(priority, arrival, position in the input)` goes first.
 
-**Limits.** 2 s CPU per test. Times are large: simulate from event to event, not step by
-step.
+**Limits.** 2 s CPU per test. The largest test of each part has `6·10^3` to `7·10^3`
+requests, and times are large: simulate from event to event, not step by step, and keep
+the work per event logarithmic (a scan of every waiting or running request per event is
+too slow).
 """
 
 PART1 = """\
@@ -91,9 +94,13 @@ original priority and arrival). When a request that has a checkpoint is started 
 it first **restores** it, which takes `⌈(prompt + done) / R⌉` steps in its new slot, and
 then continues: it finishes `restore + (work − done)` steps after it starts.
 
-A request pre-empted while it is still restoring has nothing to save (its host copy is
-intact): its slot is free at once, it rejoins the queue at once, and only the restore
-steps it actually spent count in `restore_time`.
+A request pre-empted while it is still restoring (at a time `t` with
+`start of this run ≤ t < start of this run + restore`) has nothing to save (its host
+copy is intact): its slot is free at once, it rejoins the queue at once, and only the
+restore steps it actually spent count in `restore_time`. At the very instant its
+restore ends (`t = start of this run + restore`) the restore has completed: the request
+is running, with no new progress yet, and pre-empting it then saves a checkpoint as
+usual (all its restore steps count).
 
 **Input.** The first line holds `N K R` (`1 ≤ R ≤ 10^6`, tokens copied per step). Then
 `N` request lines.
@@ -135,7 +142,9 @@ checkpoints a request's host copy is a chain of **segments**:
   `H + ⌈new tokens / R⌉` steps (`H` is the fixed cost of a segment);
 - restoring reads every segment: `⌈(prompt + done) / R⌉ + H × segments` steps.
 
-Everything else is as in part 3 (a request pre-empted while restoring writes no segment).
+Everything else is as in part 3: a request pre-empted while restoring writes no segment;
+one pre-empted at the very instant its restore ends writes a segment with no new tokens,
+which takes `H` steps.
 
 **Input.** The first line holds `N K R H` (`0 ≤ H ≤ 10^6`). Then `N` request lines.
 

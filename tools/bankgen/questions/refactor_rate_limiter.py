@@ -144,53 +144,55 @@ total cost of its accepted requests).
 ### Example
 
 ```
-2 6
+2 5
 free 10 1000
 * 100 60000
-0 free 6
-500 free 6
-999 free 4
-1000 free 6
-1000 acme 100
-1001 acme 1
+0 acme 60
+200 free 6
+700 free 6
+1500 free 4
+1600 acme 50
 ```
 
 ```
+ok
 ok
 reject
 ok
-ok
-ok
 reject
-acme 1 1 100
-free 3 1 16
+acme 1 1 60
+free 2 1 10
 ```
 
-At `1000` the request from `0` has left `free`'s window, leaving the one from `999`
-(`4 + 6 ≤ 10`); the rejected request at `500` never counted.
+At `700`, `free` would hold `6 + 6 > 10` tokens in its window: rejected. At `1500` the
+window is `(500, 1500]`: the request from `200` has left it and the rejected one never
+counted, so `4 ≤ 10` is accepted. `acme` has no line of its own and gets its own budget
+from `*` (`60 + 50 > 100`).
 
-**Limits.** 2 s CPU per test; the largest tests have `10^5` requests from a few tenants.
+The examples are deliberately small and do not exercise every rule: running them is no
+substitute for reading the code against the specification.
+
+**Limits.** 2 s CPU per test; the largest test has `2.2·10^4` requests from two tenants.
 """
 
 SAMPLE1 = (
-    "2 6\nfree 10 1000\n* 100 60000\n0 free 6\n500 free 6\n999 free 4\n1000 free 6\n"
-    "1000 acme 100\n1001 acme 1\n"
+    "2 5\nfree 10 1000\n* 100 60000\n0 acme 60\n200 free 6\n700 free 6\n1500 free 4\n1600 acme 50\n"
 )
 
+# The samples follow the specification, and the production code happens to pass them:
+# its bugs show only when the code is read against the specification (and in the hidden
+# tests).
 SAMPLES = [
+    Case(SAMPLE1, expect="ok\nok\nreject\nok\nreject\nacme 1 1 60\nfree 2 1 10\n"),
+    # tenants without a line of their own each get the `*` budget; a zero cost
     Case(
-        SAMPLE1,
-        expect="ok\nreject\nok\nok\nok\nreject\nacme 1 1 100\nfree 3 1 16\n",
+        "1 5\n* 5 10\n0 a 5\n3 b 2\n9 a 0\n15 a 5\n20 b 4\n",
+        expect="ok\nok\nok\nok\nok\na 3 0 10\nb 2 0 6\n",
     ),
-    # no default: unknown tenants are rejected, not a crash
+    # large budgets
     Case(
-        "1 3\npro 5 10\n0 pro 5\n0 guest 1\n10 pro 5\n",
-        expect="ok\nreject\nok\nguest 0 1 0\npro 2 0 10\n",
-    ),
-    # the first line of a tenant counts; names are case-sensitive
-    Case(
-        "3 3\na 1 10\na 100 10\n* 0 5\n0 a 1\n1 a 1\n2 A 0\n",
-        expect="ok\nreject\nok\nA 1 0 0\na 1 1 1\n",
+        "1 3\npro 1000000000000 1000000000000\n0 pro 999999999999\n5 pro 1\n6 pro 1\n",
+        expect="ok\nok\nreject\npro 2 1 1000000000000\n",
     ),
 ]
 
@@ -217,6 +219,22 @@ def _random(rng, n, tenants, *, default=True, gap=5, max_cost=10, dup=False):
 def _hidden():
     rng = random.Random(1111)
     cases = [
+        # the window is half-open, rejected requests consume nothing, summary sorted
+        Case(
+            "2 6\nfree 10 1000\n* 100 60000\n0 free 6\n500 free 6\n999 free 4\n1000 free 6\n"
+            "1000 acme 100\n1001 acme 1\n",
+            expect="ok\nreject\nok\nok\nok\nreject\nacme 1 1 100\nfree 3 1 16\n",
+        ),
+        # no default: unknown tenants are rejected, not a crash
+        Case(
+            "1 3\npro 5 10\n0 pro 5\n0 guest 1\n10 pro 5\n",
+            expect="ok\nreject\nok\nguest 0 1 0\npro 2 0 10\n",
+        ),
+        # the first line of a tenant counts; names are case-sensitive
+        Case(
+            "3 3\na 1 10\na 100 10\n* 0 5\n0 a 1\n1 a 1\n2 A 0\n",
+            expect="ok\nreject\nok\nA 1 0 0\na 1 1 1\n",
+        ),
         # cost equal to the limit, cost zero, cost above the limit
         Case(
             "1 4\n* 5 100\n0 x 5\n0 x 0\n1 x 1\n1 y 6\n",
@@ -258,6 +276,146 @@ def _hidden():
     return cases
 
 
+PART2 = """\
+**From a sliding window to a token bucket.** Product wants tenants to be able to burst:
+replace each tenant's sliding window with a **token bucket**. Keep everything else of the
+specification (first line of a tenant counts, `*`, unknown tenants, the output).
+
+**Input.** The first line holds the word `bucket`, then `T N`. The next `T` lines hold
+`tenant capacity rate`: a bucket of `capacity` tokens refilled by `rate` tokens per ms
+(`0 ≤ capacity ≤ 10^12`, `0 ≤ rate ≤ 10^3`). Then the `N` requests `time tenant cost`,
+as in part 1.
+
+**Rule.** A tenant's bucket is **full** (`capacity` tokens) at its first request. At each
+later request of that tenant at `now`, first the bucket refills:
+`tokens = min(capacity, tokens + rate × (now − time of the tenant's previous request))`.
+Then the request is accepted if `cost ≤ tokens`, which takes `cost` tokens out of the
+bucket; a rejected request takes nothing.
+
+**Output.** As in part 1.
+
+**Example.**
+
+```
+bucket 1 5
+* 10 1
+0 a 8
+1 a 4
+3 a 4
+3 b 10
+20 a 10
+```
+
+```
+ok
+reject
+ok
+ok
+ok
+a 3 1 22
+b 1 0 10
+```
+
+`a` starts with 10 tokens and takes 8; at `1` it has `3` (< 4); at `3`, `5`, so 4 go and
+1 remains; `b` has its own full bucket; at `20`, `a` has refilled to its capacity of 10.
+
+**Limits.** 2 s CPU per test; the largest test has `2.2·10^4` requests from two tenants.
+"""
+
+P2_SAMPLES = [
+    Case(
+        "bucket 1 5\n* 10 1\n0 a 8\n1 a 4\n3 a 4\n3 b 10\n20 a 10\n",
+        expect="ok\nreject\nok\nok\nok\na 3 1 22\nb 1 0 10\n",
+    ),
+    # rate 0: the bucket never refills; requests at one instant share it
+    Case(
+        "bucket 1 4\nfixed 5 0\n0 fixed 3\n0 fixed 3\n0 fixed 2\n99 fixed 1\n",
+        expect="ok\nreject\nok\nreject\nfixed 2 2 5\n",
+    ),
+    Case("bucket 0 2\n0 x 0\n1 x 1\n", expect="reject\nreject\nx 0 2 0\n"),
+]
+
+
+def _bucket(rng, n, tenants, *, default=True, gap=5, max_cost=10, dup=False, max_rate=3):
+    lines = []
+    names = [rng.choice(["t", "T", "team-", "org_"]) + str(i) for i in range(tenants)]
+    configured = names[: max(1, tenants // 2)]
+
+    def config() -> str:
+        return f"{rng.randint(0, 3 * max_cost)} {rng.randint(0, max_rate)}"
+
+    for name in configured:
+        lines.append(f"{name} {config()}")
+        if dup and rng.random() < 0.3:
+            lines.append(f"{name} {config()}")
+    if default:
+        lines.append(f"* {config()}")
+    rng.shuffle(lines)
+    t = rng.randint(0, 3)
+    reqs = []
+    for _ in range(n):
+        t += rng.randint(0, gap)
+        reqs.append(f"{t} {rng.choice(names)} {rng.randint(0, max_cost)}")
+    return Case(f"bucket {len(lines)} {n}\n" + "".join(x + "\n" for x in lines + reqs))
+
+
+def _bucket_hidden():
+    rng = random.Random(2222)
+    cases = [
+        # the bucket starts full and never holds more than its capacity
+        Case(
+            "bucket 1 4\na 6 2\n0 a 6\n1000 a 6\n1000 a 1\n1001 a 2\n",
+            expect="ok\nok\nreject\nok\na 3 1 14\n",
+        ),
+        # a rejected request takes nothing out of the bucket
+        Case(
+            "bucket 1 4\n* 10 1\n0 a 7\n0 a 5\n0 a 3\n2 a 2\n",
+            expect="ok\nreject\nok\nok\na 3 1 12\n",
+        ),
+        # refill counts from the previous request, rejected ones included
+        Case(
+            "bucket 1 4\n* 4 1\n0 a 4\n2 a 3\n3 a 3\n4 a 1\n",
+            expect="ok\nreject\nok\nok\na 3 1 8\n",
+        ),
+        # no default: unknown tenants are rejected; the first line of a tenant counts
+        Case(
+            "bucket 2 3\npro 5 1\npro 100 100\n0 pro 5\n0 guest 0\n0 pro 1\n",
+            expect="ok\nreject\nreject\nguest 0 1 0\npro 1 1 5\n",
+        ),
+        # each tenant under `*` has its own bucket; a cost above the capacity never passes
+        Case(
+            "bucket 1 4\n* 3 1000\n0 a 3\n0 b 3\n5 a 4\n5 b 0\n",
+            expect="ok\nok\nreject\nok\na 1 1 3\nb 2 0 3\n",
+        ),
+        # huge numbers
+        Case(
+            "bucket 1 3\nbig 1000000000000 1000\n0 big 1000000000000\n"
+            "999999999 big 999999999000\n1000000000000 big 1000000000000\n",
+            expect="ok\nok\nok\nbig 3 0 2999999999000\n",
+        ),
+        _bucket(rng, 10, 2),
+        _bucket(rng, 30, 4, default=False),
+        _bucket(rng, 60, 3, dup=True),
+        _bucket(rng, 120, 10, gap=1, max_cost=5),
+        _bucket(rng, 300, 6, gap=20, max_cost=50, dup=True, max_rate=10),
+        _bucket(rng, 1000, 5, gap=0, max_cost=3, max_rate=1),
+        _bucket(rng, 2000, 50, gap=10, max_cost=100, dup=True),
+    ]
+    big = random.Random(223)
+    reqs = []
+    t = 0
+    for _ in range(22000):
+        t += big.randint(0, 3)
+        reqs.append(f"{t} {big.choice('ab')} {big.randint(0, 9)}")
+    cases.append(
+        Case(
+            "bucket 2 22000\na 120000 2\n* 45000 3\n" + "\n".join(reqs) + "\n",
+            large=True,
+        )
+    )
+    return cases
+
+
 FOLLOW_UPS = [
     {
         "prompt": "List the bugs you found, most severe first, and how each one showed up.",
@@ -291,6 +449,23 @@ FOLLOW_UPS = [
             "reserve an estimate and reconcile.\n"
         ),
     },
+    {
+        "prompt": (
+            "Tenants complain the window punishes bursts. Replace it with a token bucket\n"
+            "per tenant (part 2), and tell me what a burst costs under each scheme.\n"
+        ),
+        "unlocks_part": 2,
+        "trigger": "on_part_passed",
+        "coach_notes": (
+            "A bucket needs O(1) state per tenant (level and last update time), no history:\n"
+            "refill lazily on each request from the elapsed time, capped at the capacity.\n"
+            "Watch for: starting the bucket empty, forgetting the cap, draining it on a\n"
+            "rejected request, refilling from the last accepted request only (equivalent\n"
+            "here, because refills are capped only at the capacity — ask them why). A window\n"
+            "lets a tenant spend its limit twice across a window boundary; a bucket bounds\n"
+            "any burst by its capacity and the long-run rate by its refill rate.\n"
+        ),
+    },
 ]
 
 
@@ -308,7 +483,8 @@ def spec() -> QuestionSpec:
                 "Your program must follow the specification exactly (not the old code).\n",
                 SAMPLES,
                 _hidden(),
-            )
+            ),
+            PartSpec("Token bucket", PART2, P2_SAMPLES, _bucket_hidden()),
         ],
         starter={"python": BUGGY_PY, "javascript": BUGGY_JS, "cpp": STARTER_CPP},
         follow_ups=FOLLOW_UPS,

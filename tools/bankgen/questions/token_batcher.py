@@ -47,8 +47,8 @@ Requests now arrive over time, and no batch may wait for more requests longer th
 milliseconds after its first request arrived.
 
 **Input.** The first line holds `B D N`. Each of the next `N` lines holds
-`id arrival tokens`, with `arrival` in milliseconds, non-decreasing.
-`0 ≤ D, arrival ≤ 10^9`.
+`id arrival tokens`, with `arrival` in milliseconds, non-decreasing, and
+`1 ≤ tokens ≤ B` as in part 1. `0 ≤ D, arrival ≤ 10^9`; `N` and `B` as in part 1.
 
 **Batching.** A batch opens when its first request arrives, at time `t0`. For each
 request, in order, arriving at `a`:

@@ -5,7 +5,9 @@ from collections import deque
 
 def main():
     lines = sys.stdin.read().split("\n")
-    n, k, m, backoff, retries = (int(x) for x in lines[0].split())
+    header = [int(x) for x in lines[0].split()]
+    n, k, m, backoff, retries = header[:5]
+    c = header[5] if len(header) > 5 else 0  # part 2: cancellations
     capacity = {}
     for line in lines[1 : 1 + m]:
         name, cap = line.split()
@@ -19,6 +21,11 @@ def main():
         fails.append(int(f[3]))
         deps.append([] if f[4] == "-" else f[4].split(","))
     index = {name: i for i, name in enumerate(names)}
+    cancels = []  # (time, task index or None), by non-decreasing time
+    for line in lines[1 + m + n : 1 + m + n + c]:
+        at, name = line.split()
+        cancels.append((int(at), index.get(name)))
+    next_cancel = 0
 
     # Blocked: depends on an unknown task or (transitively) on a cycle. Kahn's algorithm.
     dependents = [[] for _ in range(n)]
@@ -43,6 +50,7 @@ def main():
 
     status = ["blocked" if b else "" for b in blocked]
     attempts = [0] * n
+    is_running = [False] * n
     first_start = [0] * n
     end = [0] * n
     queues = {}  # resource -> heap of (ready, position)
@@ -81,12 +89,17 @@ def main():
             candidates = [heap[0] for heap in (wakeups,) if heap]
             if completions:
                 candidates.append(completions[0][0])
+            if next_cancel < c:
+                candidates.append(cancels[next_cancel][0])
             if not candidates:
                 break
             t = min(candidates)
         first = False
         while completions and completions[0][0] == t:
             _, i = heapq.heappop(completions)
+            if status[i] == "cancelled":
+                continue  # its attempt was stopped when it was cancelled
+            is_running[i] = False
             running -= 1
             if resource[i] in used:
                 used[resource[i]] -= 1
@@ -105,9 +118,25 @@ def main():
                 skip_dependents(i)
             else:
                 make_ready(i, t + backoff * (1 << (attempts[i] - 1)))
+        while next_cancel < c and cancels[next_cancel][0] == t:
+            i = cancels[next_cancel][1]
+            next_cancel += 1
+            if i is None or status[i]:
+                continue  # unknown, finished, blocked, skipped or already cancelled
+            if is_running[i]:
+                is_running[i] = False
+                running -= 1
+                if resource[i] in used:
+                    used[resource[i]] -= 1
+            status[i] = "cancelled"
+            end[i] = t
+            unfinished -= 1
+            skip_dependents(i)
         while running < k:
             best = None
             for res, heap in queues.items():
+                while heap and status[heap[0][1]]:
+                    heapq.heappop(heap)  # cancelled while waiting
                 free = res not in used or used[res] < capacity[res]
                 ready = heap and heap[0][0] <= t
                 if free and ready and (best is None or heap[0] < queues[best][0]):
@@ -120,6 +149,7 @@ def main():
             if attempts[i] == 0:
                 first_start[i] = t
             attempts[i] += 1
+            is_running[i] = True
             running += 1
             heapq.heappush(completions, (t + duration[i], i))
         peak = max(peak, running)
@@ -130,6 +160,9 @@ def main():
         if status[i] in ("ok", "failed"):
             out.append(f"{names[i]} {status[i]} {first_start[i]} {end[i]} {attempts[i]}")
             makespan = max(makespan, end[i])
+        elif status[i] == "cancelled":
+            start = first_start[i] if attempts[i] else "-"
+            out.append(f"{names[i]} cancelled {start} {end[i]} {attempts[i]}")
         else:
             out.append(f"{names[i]} {status[i]}")
     out.append(f"makespan {makespan}")

@@ -1,3 +1,4 @@
+import heapq
 import re
 import sys
 from collections import deque
@@ -84,9 +85,87 @@ def absolute(ref):
     return normalise((scheme, authority, remove_dot_segments(path), query))
 
 
+def polite_crawl(seed, web, allowed, max_depth, max_pages, slots, fetch_ms, delay_ms):
+    """Part 2: at most `slots` fetches at once, one per host, and `delay_ms` between the
+    end of a host's fetch and the start of its next one. Each host keeps its own FIFO of
+    queued URLs; the hosts that may start now sit in a heap keyed by their head's
+    discovery number, so the earliest-discovered startable URL goes first."""
+    out = []
+    seen = set()
+    blocked = 0
+    number = 0  # discovery order of queued URLs
+    queues = {}  # host -> deque of (number, url, depth)
+    busy = set()
+    ready_at = {}  # host -> earliest start of its next fetch
+    startable = []  # (head number, host), lazy
+    wakeups = []  # (time, host)
+    flights = []  # (end, start order, url, depth)
+    queued = started = 0
+
+    def discover(url, depth, now):
+        nonlocal blocked, number, queued
+        if url in seen:
+            return
+        seen.add(url)
+        if not allowed(url):
+            blocked += 1
+            return
+        host = url[1]
+        queue = queues.setdefault(host, deque())
+        queue.append((number, url, depth))
+        number += 1
+        queued += 1
+        if len(queue) == 1 and host not in busy and ready_at.get(host, 0) <= now:
+            heapq.heappush(startable, (queue[0][0], host))
+
+    if seed is not None:
+        discover(seed, 0, 0)
+    t = 0
+    while True:
+        while flights and flights[0][0] == t:
+            _, _, url, depth = heapq.heappop(flights)
+            host = url[1]
+            busy.discard(host)
+            ready_at[host] = t + delay_ms
+            links = web.get(url)
+            if links is not None and depth < max_depth:
+                base = (url[0], url[1], url[2], url[3])
+                for href in links:
+                    target = normalise(resolve(base, href))
+                    if target is not None:
+                        discover(target, depth + 1, t)
+            heapq.heappush(wakeups, (t + delay_ms, host))
+        while wakeups and wakeups[0][0] <= t:
+            _, host = heapq.heappop(wakeups)
+            queue = queues.get(host)
+            if queue and host not in busy and ready_at[host] <= t:
+                heapq.heappush(startable, (queue[0][0], host))
+        while startable and len(flights) < slots and started < max_pages:
+            head, host = heapq.heappop(startable)
+            queue = queues[host]
+            if host in busy or not queue or queue[0][0] != head:
+                continue
+            _, url, depth = queue.popleft()
+            queued -= 1
+            busy.add(host)
+            status = 200 if url in web else 404
+            out.append(f"{t} {t + fetch_ms} {depth} {status} {text(url)}")
+            heapq.heappush(flights, (t + fetch_ms, started, url, depth))
+            started += 1
+        if not flights and (started >= max_pages or not wakeups):
+            break
+        times = [flights[0][0]] if flights else []
+        if wakeups and started < max_pages:
+            times.append(wakeups[0][0])
+        t = min(times)
+    out.append(f"fetched {started} blocked {blocked} queued {queued}")
+    return out
+
+
 def main():
     lines = sys.stdin.read().split("\n")
-    n, r, max_depth, max_pages = (int(x) for x in lines[0].split())
+    header = [int(x) for x in lines[0].split()]
+    n, r, max_depth, max_pages = header[:4]
     seed = absolute(lines[1].strip())
     robots = {}  # host -> set of forbidden prefixes
     longest = {}  # host -> length of its longest prefix
@@ -111,6 +190,11 @@ def main():
                 return False
         return True
 
+    if len(header) > 4:
+        slots, fetch_ms, delay_ms = header[4:7]
+        out = polite_crawl(seed, web, allowed, max_depth, max_pages, slots, fetch_ms, delay_ms)
+        sys.stdout.write("\n".join(out) + "\n")
+        return
     out = []
     seen = set()
     blocked = 0

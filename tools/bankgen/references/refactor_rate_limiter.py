@@ -22,13 +22,38 @@ class TenantWindow:
         return True
 
 
+class TokenBucket:
+    """Part 2: a bucket of `capacity` tokens, full at the tenant's first request, refilled
+    by `rate` tokens per ms up to its capacity."""
+
+    def __init__(self, capacity, rate):
+        self.capacity = capacity
+        self.rate = rate
+        self.tokens = capacity
+        self.last = None
+
+    def allow(self, now, cost):
+        if self.last is not None:
+            self.tokens = min(self.capacity, self.tokens + self.rate * (now - self.last))
+        self.last = now
+        if cost > self.tokens:
+            return False
+        self.tokens -= cost
+        return True
+
+
 def main():
     lines = sys.stdin.read().split("\n")
-    t, n = (int(x) for x in lines[0].split())
+    header = lines[0].split()
+    limiter = TenantWindow
+    if header[0] == "bucket":
+        limiter = TokenBucket
+        header = header[1:]
+    t, n = (int(x) for x in header)
     limits = {}
     for line in lines[1 : 1 + t]:
-        tenant, limit, window = line.split()
-        limits.setdefault(tenant, (int(limit), int(window)))
+        tenant, first, second = line.split()
+        limits.setdefault(tenant, (int(first), int(second)))
     windows = {}
     stats = {}
     out = []
@@ -38,7 +63,7 @@ def main():
         window = windows.get(tenant)
         if window is None:
             config = limits.get(tenant, limits.get("*"))
-            window = windows[tenant] = TenantWindow(*config) if config else None
+            window = windows[tenant] = limiter(*config) if config else None
         ok = window is not None and window.allow(now, cost)
         entry = stats.setdefault(tenant, [0, 0, 0])
         if ok:
