@@ -3,11 +3,12 @@
 A room's edits (`doc.update`) are relayed to its other sockets the moment they arrive
 (`doc.relay`, consumers.py) and written to the stage's event log here, per web process:
 every room's pending edits are written together ROOM_LOG_FLUSH_MS after the first one
-came (sooner when a room has BATCH_EDITS waiting), each room in one transaction numbering
-its edits consecutively (`emit_many`), and broadcast as ordinary `doc.update` events with
-their `seq`. A socket's edits are also written when it leaves and when its stage's status
-changes. One write per room per window instead of one per keystroke, and none of it on
-the path between the typist and the viewers.
+came (sooner when a room has BATCH_EDITS waiting) — a few transactions, one per room
+thread, each room in a savepoint numbering its edits consecutively (`emit_many`) — and
+broadcast as ordinary `doc.update` events with their `seq`. A socket's edits are also
+written when it leaves and when its stage's status changes. One write per room per
+window instead of one per keystroke, and none of it on the path between the typist and
+the viewers.
 
 Nothing is lost: an edit's sender gets `doc.saved` with its `ref` once it is logged, and
 its client keeps every edit not yet acknowledged and sends it again after a reconnect
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from django.conf import settings
+from django.db import connection, transaction
 from pycrdt import merge_updates
 
 from interviews.models import Stage, StageEvent
@@ -37,7 +39,7 @@ from interviews.services import documents, live
 from interviews.services.documents import CheckedEdit
 from interviews.services.errors import DomainError, NotFound
 
-from .roomdb import room_db
+from .roomdb import room_db, room_threads
 
 logger = logging.getLogger(__name__)
 
@@ -178,31 +180,58 @@ async def _tell_senders(room: list[PendingEdit], outcome: RoomOutcome) -> None:
             logger.info("could not tell a socket how its edits ended", exc_info=True)
 
 
+async def _persist(batches: dict[int, list[PendingEdit]]) -> dict[int, RoomOutcome]:
+    """Write the rooms' batches, split over the room threads on PostgreSQL (rooms' writes
+    lock only their own stage rows; one thread is left for the sockets' reads). SQLite has
+    one writer at a time, and waiting writers poll for its lock: there, one call."""
+    rooms = list(batches.items())
+    chunks = 1 if _single_writer() else max(1, min(len(rooms), room_threads() - 1))
+    parts = await asyncio.gather(*(_persist_rooms(rooms[i::chunks]) for i in range(chunks)))
+    return {stage_id: outcome for part in parts for stage_id, outcome in part.items()}
+
+
+def _single_writer() -> bool:
+    return connection.vendor == "sqlite"
+
+
 @room_db
-def _persist(batches: dict[int, list[PendingEdit]]) -> dict[int, RoomOutcome]:
-    """Each room's batch in its own transaction (documents.document_edits_record); a room
-    whose batch fails costs only its own, which is tried again (`failed`)."""
+def _persist_rooms(rooms: list[tuple[int, list[PendingEdit]]]) -> dict[int, RoomOutcome]:
+    """Rooms' batches in one transaction (one commit), each room in its own savepoint
+    (documents.document_edits_record): a room whose batch fails costs only its own, which
+    is tried again (`failed`)."""
     out: dict[int, RoomOutcome] = {}
-    for stage_id, room in batches.items():
-        try:
-            stage = Stage.objects.select_related("loop").get(pk=stage_id)
-            events, refused = documents.document_edits_record(
-                stage=stage, edits=[(pending.actor, pending.edit) for pending in room]
-            )
-        except Stage.DoesNotExist:
-            out[stage_id] = RoomOutcome(events=[], refused={i: GONE for i in range(len(room))})
-            continue
-        except Exception:
-            logger.warning("stage %s: could not log %d edits", stage_id, len(room), exc_info=True)
-            out[stage_id] = RoomOutcome(events=[], refused={}, failed=True)
-            continue
-        out[stage_id] = RoomOutcome(events=events, refused=refused)
+    written: list[tuple[Stage, list[StageEvent]]] = []
+    try:
+        with transaction.atomic():
+            for stage_id, room in rooms:
+                try:
+                    with transaction.atomic():
+                        stage = Stage.objects.select_related("loop").get(pk=stage_id)
+                        events, refused = documents.document_edits_record(
+                            stage=stage, edits=[(pending.actor, pending.edit) for pending in room]
+                        )
+                except Stage.DoesNotExist:
+                    gone = dict.fromkeys(range(len(room)), GONE)
+                    out[stage_id] = RoomOutcome(events=[], refused=gone)
+                    continue
+                except Exception:
+                    logger.warning(
+                        "stage %s: could not log %d edits", stage_id, len(room), exc_info=True
+                    )
+                    out[stage_id] = RoomOutcome(events=[], refused={}, failed=True)
+                    continue
+                out[stage_id] = RoomOutcome(events=events, refused=refused)
+                written.append((stage, events))
+    except Exception:  # the commit itself failed: nothing of it was written
+        logger.warning("could not log the edits of %d rooms", len(rooms), exc_info=True)
+        return {stage_id: RoomOutcome(events=[], refused={}, failed=True) for stage_id, _ in rooms}
+    for stage, events in written:
         # Design notes are the design stage's answer: the scripted interviewer reads them.
         for name in sorted({event.payload["doc"] for event in events}):
             try:
                 live.stage_on_notes_edited(stage=stage, name=name)
             except Exception:
-                logger.warning("stage %s: after-notes follow-up failed", stage_id, exc_info=True)
+                logger.warning("stage %s: after-notes follow-up failed", stage.pk, exc_info=True)
     return out
 
 
