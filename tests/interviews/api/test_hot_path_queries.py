@@ -2,7 +2,13 @@
 autosave — run a small, fixed number of queries (issue #15: 100 req/s on one box). Warm:
 the bank's structure comes from its cache."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
+
+from interviews.models import StageFollowUp, StageQuestion
+from tests.factories import FollowUpFactory, QuestionFactory, StageFactory
 
 API = "/api/v1"
 
@@ -44,3 +50,25 @@ def test_an_autosave_for_another_stage_s_question_is_refused(world, as_user):
     response = client.post(f"{API}/stages/{world.coding.pk}/answers/", body, format="json")
     assert response.status_code == 400
     assert response.json()["errors"] == {"question": ["Not a question of this stage."]}
+
+
+def test_a_solo_stage_s_detail_counts_its_scripted_follow_ups_from_the_cached_bank(
+    db, as_user, django_assert_max_num_queries
+):
+    """The candidate's "Next question" count costs no query of its own."""
+    now = timezone.now()
+    stage = StageFactory(
+        kind="values", status="live", started_at=now, deadline=now + timedelta(minutes=30)
+    )
+    question = QuestionFactory(kind="discussion")
+    StageQuestion.objects.create(stage=stage, question=question, position=1)
+    FollowUpFactory(question=question, position=1, trigger="after_answer")
+    asked = FollowUpFactory(question=question, position=2, trigger="after_answer")
+    FollowUpFactory(question=question, position=3, trigger="manual")
+    StageFollowUp.objects.create(stage=stage, question=question, follow_up=asked, text="asked")
+    client = as_user(stage.loop.candidate)
+    url = f"{API}/stages/{stage.pk}/"
+    assert client.get(url).json()["scripted_follow_ups_left"] == 1  # warms the bank cache
+    with django_assert_max_num_queries(5):
+        response = client.get(url)
+    assert response.json()["scripted_follow_ups_left"] == 1
