@@ -11,7 +11,9 @@ candidate and assigned coach, and opens 2R websockets (the `websockets` package)
 for `--seconds` after a short warm-up:
 
 - every room's candidate types one character a second: a Yjs update built with pycrdt,
-  sent as `doc.update`; measured from the send to its arrival on the coach's socket;
+  sent as `doc.update`; measured from the send to its arrival on the coach's socket, both
+  as relayed (`doc.relay`, what the coach sees) and as logged (`doc.update` with its `seq`,
+  after the room log's batch; a server without the relay shows only the latter);
 - every room's coach pushes a free-text follow-up every `--follow-up-every` seconds
   (default 20: 10 pushes a second at 200 rooms) through
   `POST /api/v1/stages/{id}/follow-ups/`; measured from the request to the `follow_up`
@@ -57,7 +59,7 @@ from websockets.asyncio.client import connect
 from mockloop.web import POOL_ENV, free_port, web_command
 
 ORIGIN = "http://127.0.0.1"
-PG_NAME = "mockloop_live"
+PG_NAME = os.environ.get("BENCH_PG_NAME", "mockloop_live")  # another name per bencher
 MAX_ROOMS, MAX_SECONDS = 2000, 300
 WARMUP_S, GRACE_S = 3.0, 3.0
 
@@ -194,7 +196,9 @@ async def redis_baseline(url: str, samples: int) -> list[float]:
 class Results:
     measuring: bool = False
     edit_sent: dict[str, float] = field(default_factory=dict)  # update → send time
-    edit_ms: list[float] = field(default_factory=list)
+    edit_ms: list[float] = field(default_factory=list)  # to the logged doc.update
+    relay_sent: dict[str, float] = field(default_factory=dict)
+    relay_ms: list[tuple[float, float]] = field(default_factory=list)  # (sent at, ms)
     follow_up_sent: dict[str, float] = field(default_factory=dict)  # text → request time
     follow_up_ms: list[float] = field(default_factory=list)
     http_errors: list[str] = field(default_factory=list)
@@ -216,6 +220,10 @@ async def read_coach(ws, results: Results) -> None:
             sent = results.edit_sent.pop(message["update"], None)
             if sent is not None:
                 results.edit_ms.append((time.perf_counter() - sent) * 1000)
+        elif message["type"] == "doc.relay":
+            sent = results.relay_sent.pop(message["update"], None)
+            if sent is not None:
+                results.relay_ms.append((sent, (time.perf_counter() - sent) * 1000))
         elif message["type"] == "error":
             results.ws_errors.append(message.get("detail", "?"))
 
@@ -241,7 +249,7 @@ async def type_code(ws, room: dict, results: Results, offset: float, interval: f
         text.insert(len(text), "x")
         update = base64.b64encode(doc.get_update(before)).decode()
         if results.measuring:
-            results.edit_sent[update] = time.perf_counter()
+            results.edit_sent[update] = results.relay_sent[update] = time.perf_counter()
         await ws.send(json.dumps({"type": "doc.update", "doc": room["doc"], "update": update}))
         next_at += interval
         await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
@@ -491,6 +499,7 @@ def main() -> None:
 def report(args, db_label, baseline, results: Results, wall, used, machine) -> None:
     base = summary(baseline)
     edits = summary(results.edit_ms)
+    relayed = summary([ms for _, ms in results.relay_ms])
     follow_ups = summary(results.follow_up_ms)
     lag = summary(results.lag_ms)
     lost_edits = len(results.edit_sent)
@@ -512,18 +521,35 @@ def report(args, db_label, baseline, results: Results, wall, used, machine) -> N
     )
     print(f"{'':<30} {'n':>7} {'median':>9} {'p90':>9} {'p99':>9} {'max':>9}   (ms)")
     print(row("baseline: Redis PUB→SUB", base))
-    print(row("code update (cand→coach)", edits))
+    if relayed["n"]:
+        print(row("code update relayed (→coach)", relayed))
+    print(row("code update logged (→coach)", edits))
     print(row("follow-up (POST→candidate)", follow_ups))
     print(row("bench client loop lag", lag))
     print()
-    for name, s in (("code update", edits), ("follow-up", follow_ups)):
+    shown = [("code update", edits), ("follow-up", follow_ups)]
+    if relayed["n"]:
+        shown.insert(0, ("code relay", relayed))
+    for name, s in shown:
         print(
             f"{name:<12} ratio to baseline: median ×{s['median'] / base['median']:.1f}, "
             f"p99 ×{s['p99'] / base['p99']:.1f}; target p99 ≤ 50 ms: "
             f"{'met' if s['p99'] <= 50 else 'MISSED'}"
         )
+    if results.relay_ms:  # does the tail grow over the run?
+        first = min(at for at, _ in results.relay_ms)
+        windows: dict[int, list[float]] = {}
+        for at, ms in results.relay_ms:
+            windows.setdefault(int((at - first) // 10), []).append(ms)
+        print(
+            "code relay p99 per 10 s: "
+            + ", ".join(f"{percentile(v, 0.99):.0f}" for _, v in sorted(windows.items()))
+            + " ms"
+        )
     print(
-        f"lost: {lost_edits} code updates, {lost_follow_ups} follow-ups; "
+        f"lost: {lost_edits} code updates"
+        + (f" ({len(results.relay_sent)} relays)" if relayed["n"] else "")
+        + f", {lost_follow_ups} follow-ups; "
         f"HTTP errors: {len(results.http_errors)} {sorted(set(results.http_errors))[:5]}; "
         f"socket errors: {len(results.ws_errors)} {sorted(set(results.ws_errors))[:3]}"
     )
@@ -543,6 +569,7 @@ def report(args, db_label, baseline, results: Results, wall, used, machine) -> N
                     "database": db_label,
                     "baseline": base,
                     "code_update": edits,
+                    "code_relay": relayed,
                     "follow_up": follow_ups,
                     "client_lag": lag,
                     "lost": {"code_update": lost_edits, "follow_up": lost_follow_ups},

@@ -108,6 +108,12 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     )
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# Live rooms (interviews/realtime/roomdb.py, roomlog.py): database threads per web
+# process, and how long a room's edits wait to be written to its event log as one batch
+# (they are relayed to the room at once; a crash loses at most this window's edits, which
+# their authors' clients send again on reconnect).
+ROOM_DB_THREADS = env_int("ROOM_DB_THREADS", 4)
+ROOM_LOG_FLUSH_MS = env_int("ROOM_LOG_FLUSH_MS", 150)
 
 REDIS_URL = env("REDIS_URL")
 

@@ -157,7 +157,7 @@ class StageAnswerApi(PracticeApi):
         answer = answer_save(
             stage=stage,
             actor=request.user,
-            question=_stage_question(stage, data["question"]),
+            question_id=data["question"],  # the service checks it is the stage's
             text=data.get("text"),
             notes=data.get("notes"),
             scene=data.get("scene"),

@@ -17,13 +17,12 @@ membership itself survives a Redis restart: see layers.py.)
 
 import asyncio
 import logging
+import random
 import weakref
 from collections.abc import Awaitable, Callable
 
-from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.db import connections
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
@@ -41,6 +40,8 @@ from mockloop.observability import WEBSOCKET_MESSAGES, WEBSOCKETS
 from .access import session_group, token_group, user_group
 from .events import event_message, stage_group
 from .limits import UNKNOWN_TYPE, MessageGate, UserChatThrottle
+from .roomdb import room_connections_close, room_db
+from .roomlog import PendingEdit, room_log
 from .signalling import rtc_signal_relay
 
 logger = logging.getLogger(__name__)
@@ -54,46 +55,20 @@ RESYNC_BATCH = 500
 WATCH_S = 5.0
 
 
-class RoomDatabaseSyncToAsync(SyncToAsync):
-    """`database_sync_to_async` for room traffic, keeping the connection between calls.
-
-    Channels' version closes "old" connections before and after every call, and with
-    CONN_MAX_AGE=0 that means a new database connection per websocket message (measured:
-    ~1.8 ms of a 4.3 ms code edit on SQLite; a new server process each on PostgreSQL).
-    Every consumer of a process runs its ORM calls in one thread (thread-sensitive), so one
-    connection serves them all; it is closed when an error left it unusable, and when the
-    process's last socket leaves (`_close_room_connections`).
-    """
-
-    def thread_handler(self, loop, *args, **kwargs):
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            for conn in connections.all(initialized_only=True):
-                if conn.connection is not None and conn.errors_occurred:
-                    if conn.is_usable():
-                        conn.errors_occurred = False
-                    else:
-                        conn.close()
-
-
-room_db = RoomDatabaseSyncToAsync
-
-
-@room_db
-def _close_room_connections() -> None:
-    connections.close_all()
-
-
 class RoomWatcher:
-    """One per event loop: every WATCH_S, one query for the newest `seq` of every stage with
-    a socket here; sockets behind it catch up from the log. Runs while the loop has sockets.
+    """One per event loop: every WATCH_S (±20%, so processes started together do not query
+    in step), one query for the newest `seq` of every stage with a socket here; sockets
+    still behind what the previous pass saw catch up from the log. A socket only just
+    behind is left alone: its broadcast is usually on the way (the room log writes edits
+    in batches, so the log is often a few milliseconds ahead of the group). Runs while the
+    loop has sockets.
     """
 
     def __init__(self) -> None:
         self.consumers: set[StageConsumer] = set()
         self.task: asyncio.Task | None = None
         self.visits: set[asyncio.Task] = set()
+        self.seen: dict[int, int] = {}  # stage → newest seq at the previous pass
 
     def add(self, consumer: "StageConsumer") -> None:
         self.consumers.add(consumer)
@@ -106,11 +81,12 @@ class RoomWatcher:
             if self.task is not None:
                 self.task.cancel()
                 self.task = None
-            await _close_room_connections()
+            self.seen = {}
+            await room_connections_close()
 
     async def _run(self) -> None:
         while self.consumers:
-            await asyncio.sleep(WATCH_S)
+            await asyncio.sleep(WATCH_S * random.uniform(0.8, 1.2))
             try:
                 await self.check()
             except Exception:
@@ -119,8 +95,11 @@ class RoomWatcher:
     async def check(self) -> None:
         consumers = list(self.consumers)
         newest = await _newest_seqs({consumer.stage_id for consumer in consumers})
+        seen, self.seen = self.seen, newest
         for consumer in consumers:
-            if newest.get(consumer.stage_id, 0) > consumer.cursor:
+            if min(seen.get(consumer.stage_id, 0), newest.get(consumer.stage_id, 0)) > (
+                consumer.cursor
+            ):
                 visit = asyncio.create_task(consumer.catch_up())
                 self.visits.add(visit)
                 visit.add_done_callback(self.visits.discard)
@@ -163,6 +142,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
     async def __call__(self, scope, receive, send) -> None:
         self._delivery = asyncio.Lock()
         self.gate = MessageGate()
+        self.editable: set[str] = set()  # documents this socket was found allowed to edit
         try:
             await super().__call__(scope, receive, send)
         finally:
@@ -229,6 +209,10 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
                 await self.channel_layer.group_discard(self.credential_group, self.channel_name)
         except Exception:  # Redis may be gone: channels-redis expires the membership
             logger.info("could not leave the groups of stage %s", self.stage_id)
+        try:  # this socket's edits go into the log before its leave does
+            await room_log().flush(self.stage_id)
+        except Exception:
+            logger.info("could not log the last edits of stage %s", self.stage_id)
         if self._present:
             self._present = False
             try:
@@ -285,14 +269,49 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         await self._resync(content.get("after", 0))
 
     async def on_doc_update(self, content: dict) -> None:
-        await self._call(
-            documents.document_update_apply,
-            actor=self.user,
-            name=content.get("doc"),
-            update_b64=content.get("update"),
+        """Relay first, log in batches (roomlog.py): an edit this socket may make goes to
+        the room's other sockets at once, and into the room log's next batch. Whether the
+        sender may edit the document is checked against the database once per document
+        (again after the stage or the user changed): the keystrokes after it cost none."""
+        name, update = content.get("doc"), content.get("update")
+        edit = documents.document_edit_parse(name=name, update_b64=update)
+        if edit.name not in self.editable:
+            await self._edit_check(edit.name)
+            self.editable.add(edit.name)
+        message = {
+            "type": "doc.relay",
+            "user": self.user.get_username(),
+            "doc": edit.name,
+            "update": edit.update_b64,
+        }
+        try:
+            await self.channel_layer.group_send(
+                self.group,
+                {"type": "stage.ephemeral", "sender": self.channel_name, "message": message},
+            )
+        except Exception:  # Redis is away: the room gets the edit from the log instead
+            logger.info("stage %s: could not relay an edit", self.stage_id)
+        ref = content.get("ref")
+        room_log().add(
+            self.stage_id,
+            PendingEdit(
+                actor=self.user,
+                edit=edit,
+                sender=weakref.ref(self),
+                refs=[] if ref is None else [ref],
+            ),
         )
-        # Design notes are the design stage's answer: the scripted interviewer reads them.
-        await self._call(live.stage_on_notes_edited, name=content.get("doc"))
+
+    async def edits_saved(self, refs: list, seq: int) -> None:
+        """The room log wrote edits this socket sent (roomlog.EditSender)."""
+        if not self.refused:
+            await self.send_json({"type": "doc.saved", "refs": refs, "saved_seq": seq})
+
+    async def edits_refused(self, refs: list, error: DomainError) -> None:
+        """The room log refused edits this socket sent (the stage ended meanwhile, say)."""
+        self.editable.clear()
+        for ref in refs or [None]:
+            await self._error(error.message, errors=error.errors, code=error.code, ref=ref)
 
     async def on_chat(self, content: dict) -> None:
         if not await self._chat_allowed():
@@ -351,10 +370,16 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             self.cursor = seq
             if not event.get("private") or self.private_ok:
                 await self.send_json(event)
+        if event["type"] == "stage.status":  # edits open or close: check them again
+            self.editable.clear()
+            await room_log().flush(self.stage_id)
 
     async def stage_access(self, message: dict) -> None:
         """The stage or this user changed (see access.py): check again, as a new socket
-        would be checked, and close with 4403 if access is gone."""
+        would be checked, and close with 4403 if access is gone. Run in turn with the
+        socket's other messages on purpose: an event sent after the change waits for the
+        check, so a coach taken off the stage gets none."""
+        self.editable.clear()
         access = await self._access(reload_user=True)
         if access is None:
             self.refused = True
@@ -411,6 +436,11 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             role_of(self.user),
             not can_drive_stage(self.user, stage),
         )
+
+    @room_db
+    def _edit_check(self, name: str) -> None:
+        stage = Stage.objects.select_related("loop").get(pk=self.stage_id)
+        documents.document_edit_check(stage=stage, actor=self.user, name=name)
 
     @room_db
     def _chat_allowed(self) -> bool:

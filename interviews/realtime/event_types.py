@@ -273,6 +273,25 @@ class CursorPayload(TypedDict):
     head: int | None
 
 
+class DocRelayPayload(TypedDict):
+    """Another viewer's edit, relayed as soon as it arrives (not echoed to its sender); the
+    same update comes again as the logged `doc.update` once written (Yjs ignores the
+    repeat)."""
+
+    user: str
+    doc: str
+    update: str
+
+
+class DocSavedPayload(TypedDict):
+    """To an edit's sender: the edits sent with these `ref`s are in the log, up to `saved_seq`
+    (several refs when edits that came faster than the log was written were merged).
+    Not `seq`: this message is not itself in the log."""
+
+    refs: list[Json]
+    saved_seq: int
+
+
 class PongPayload(TypedDict):
     ref: Json
 
@@ -296,6 +315,8 @@ SERVER_MESSAGES: dict[str, Any] = {
     "hello": HelloPayload,
     "resync.done": ResyncDonePayload,
     "cursor": CursorPayload,
+    "doc.relay": DocRelayPayload,
+    "doc.saved": DocSavedPayload,
     "rtc.signal": RtcSignalPayload,
     "pong": PongPayload,
     "error": ErrorPayload,
@@ -310,7 +331,8 @@ class ResyncRequest(TypedDict):
 
 
 class DocUpdateRequest(TypedDict):
-    """`ref` comes back in the `error` that refuses the edit."""
+    """`ref` comes back in the `doc.saved` once the edit is logged, or in the `error`
+    that refuses it."""
 
     doc: str
     update: str

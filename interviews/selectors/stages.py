@@ -264,9 +264,19 @@ def stage_detail_for(user: AnyUser, stage_id: int) -> Stage:
     stage.viewer_is_coach = coach_view
 
     questions = []
+    scripted_left = 0
     if coach_view or stage.status != Stage.Status.PENDING:
         structures = bank_cache.question_structures({link.question_id for link in links})
         pushed_ids = {p.follow_up_id for p in pushed if p.follow_up_id}
+        if stage.coach_id is None and scripted_interviewer_active(stage):
+            # `scripted_follow_ups_left`, from the cached bank and the rows loaded above.
+            scripted_left = sum(
+                1
+                for structure in structures.values()
+                for follow_up in structure.follow_ups
+                if follow_up.trigger == FollowUp.Trigger.AFTER_ANSWER
+                and follow_up.pk not in pushed_ids
+            )
         for link in links:
             question = link.question
             structure = structures[question.pk]
@@ -289,7 +299,7 @@ def stage_detail_for(user: AnyUser, stage_id: int) -> Stage:
     stage.question_list = questions
 
     stage.rubric_obj = _scoring_rubric(stage, links)
-    stage.scripted_follow_ups_left = scripted_follow_ups_left(stage)
+    stage.scripted_follow_ups_left = scripted_left
     return stage
 
 

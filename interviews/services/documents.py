@@ -35,9 +35,9 @@ from pycrdt import Doc, Map, Text
 
 from interviews.access import access_stage_document_edit
 from interviews.models import Answer, Stage, StageDocument, StageEvent, StageQuestion
-from interviews.realtime.events import emit
+from interviews.realtime.events import emit_many
 
-from .errors import InvalidInput, StateConflict, TooLarge
+from .errors import DomainError, InvalidInput, StateConflict, TooLarge
 
 MAX_UPDATE_BYTES = 256 * 1024
 COMPACT_AFTER = 50
@@ -95,6 +95,36 @@ def _decode(update_b64: str) -> bytes:
     return update
 
 
+@dataclass(frozen=True)
+class CheckedEdit:
+    """A document edit whose name and bytes passed `document_edit_parse`: the only input
+    `document_edits_record` takes, so the relay and the log check an update once."""
+
+    name: str
+    update_b64: str
+
+
+def document_edit_parse(*, name: str, update_b64: str) -> CheckedEdit:
+    """Check an edit's form without the database: a document name, a Yjs update in size.
+    The live room relays an edit once this and `document_edit_check` passed."""
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise InvalidInput(
+            errors={"doc": ["Use code:<question>, notes:<question> or scene:<question>."]}
+        )
+    _decode(update_b64)
+    return CheckedEdit(name=name, update_b64=update_b64)
+
+
+def document_edit_check(*, stage: Stage, actor: AbstractBaseUser, name: str) -> None:
+    """May `actor` edit the document `name` of `stage` now: the rules of
+    `document_update_apply`, which a live room checks once per document and socket (and
+    again after the stage or the user changed) rather than per keystroke."""
+    access_stage_document_edit(actor, stage, name=name)
+    if stage.status != Stage.Status.LIVE:
+        raise StateConflict("The stage is not live; edits are closed.", code="stage_not_live")
+    _parse_name(stage, name)
+
+
 def document_update_apply(
     *, stage: Stage, actor: AbstractBaseUser, name: str, update_b64: str, paste_chars: int = 0
 ) -> StageEvent:
@@ -104,14 +134,52 @@ def document_update_apply(
     if stage.status != Stage.Status.LIVE:
         raise StateConflict(_("The stage is not live; edits are closed."), code="stage_not_live")
     _parse_name(stage, name)
-    _decode(update_b64)
-    event = emit(stage, "doc.update", {"doc": name, "update": update_b64}, actor=actor)
-    if event.seq % LOG_CHECK_EVERY == 0:
-        snapshot = StageDocument.objects.filter(stage=stage, name=name).first()
-        merged_b64 = len(snapshot.state) * 4 // 3 if snapshot is not None else 0
-        if _log_bytes(stage, name) > max(LOG_MAX_BYTES, 2 * merged_b64):
-            document_log_compact(stage=stage, name=name, upto=event.seq)
+    edit = document_edit_parse(name=name, update_b64=update_b64)
+    [event] = _record(stage, [(actor, edit)])
     return event
+
+
+@transaction.atomic
+def document_edits_record(
+    *, stage: Stage, edits: list[tuple[AbstractBaseUser, CheckedEdit]]
+) -> tuple[list[StageEvent], dict[int, DomainError]]:
+    """Record a live room's batch of edits (realtime/roomlog.py), in order, as consecutive
+    `doc.update` events. Each (author, document) pair is checked once, as
+    `document_update_apply` checks one edit; returns the events of the edits recorded and,
+    by index into `edits`, the refusal of each one that was not. `stage` is read fresh by
+    the caller (its status decides)."""
+    refused: dict[int, DomainError] = {}
+    checked: dict[tuple[int, str], DomainError | None] = {}
+    accepted: list[tuple[AbstractBaseUser, CheckedEdit]] = []
+    for index, (actor, edit) in enumerate(edits):
+        key = (actor.pk, edit.name)
+        if key not in checked:
+            try:
+                document_edit_check(stage=stage, actor=actor, name=edit.name)
+                checked[key] = None
+            except DomainError as exc:
+                checked[key] = exc
+        if checked[key] is None:
+            accepted.append((actor, edit))
+        else:
+            refused[index] = checked[key]
+    return _record(stage, accepted), refused
+
+
+def _record(stage: Stage, edits: list[tuple[AbstractBaseUser, CheckedEdit]]) -> list[StageEvent]:
+    """Log checked edits; every LOG_CHECK_EVERY numbers, see whether a document's log needs
+    folding (one SUM query)."""
+    events = emit_many(
+        stage,
+        [("doc.update", {"doc": e.name, "update": e.update_b64}, actor) for actor, e in edits],
+    )
+    if events and events[-1].seq // LOG_CHECK_EVERY != (events[0].seq - 1) // LOG_CHECK_EVERY:
+        for name in sorted({event.payload["doc"] for event in events}):
+            snapshot = StageDocument.objects.filter(stage=stage, name=name).first()
+            merged_b64 = len(snapshot.state) * 4 // 3 if snapshot is not None else 0
+            if _log_bytes(stage, name) > max(LOG_MAX_BYTES, 2 * merged_b64):
+                document_log_compact(stage=stage, name=name, upto=events[-1].seq)
+    return events
 
 
 def _doc_updates(stage: Stage, name: str):

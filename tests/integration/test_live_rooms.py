@@ -603,3 +603,85 @@ def test_deadline_auto_submits_the_typed_code_and_closes_the_stage(live_server_u
     assert submission.auto and submission.code == REFERENCE and submission.language == "python"
     assert (judged["verdict"], judged["passed"], judged["total"]) == ("accepted", 1, 1), judged
     assert Stage.objects.get(pk=stage.pk).status == Stage.Status.DONE
+
+
+# --- (f) relay first, log in batches: a web process that dies before writing a batch ---------
+
+
+def test_a_web_process_dying_before_its_batch_is_written_loses_no_edit(
+    transactional_db, live_server_env
+):
+    """Edits reach the coach at once (`doc.relay`), before they are logged; the process then
+    dies with its batch unwritten. The candidate's client sends every edit it has no
+    `doc.saved` for again after reconnecting (as sharedDocs.ts does), and both clients'
+    logs — and the database's — converge on what was typed."""
+    room = make_room()
+    stage, name = room["stage"], f"code:{room['question'].pk}"
+    doc, typed = Doc(), ["a = 1\n", "b = 2\n", "print(a + b)\n"]
+    unsaved: dict[str, dict] = {}
+
+    def acknowledge(client: RoomClient) -> None:
+        for message in client.messages:
+            if message["type"] == "doc.saved":
+                for ref in message["refs"]:
+                    unsaved.pop(ref, None)
+
+    async def on(server_url: str, client: RoomClient) -> RoomClient:
+        client.url = client.url.replace(urlsplit(client.url).netloc, urlsplit(server_url).netloc)
+        return await client.connect()
+
+    slow = {**live_server_env, "ROOM_LOG_FLUSH_MS": "60000"}  # only a leave would write
+    with running_web_server(slow, "live-server-dies") as doomed:
+        candidate = RoomClient(doomed.url, stage.pk, token=room["candidate_token"])
+        coach = RoomClient(doomed.url, stage.pk, token=room["coach_token"])
+
+        async def before_the_crash():
+            await candidate.connect()
+            await coach.connect()
+            for n, text in enumerate(typed):
+                message = {"type": "doc.update", "doc": name, "update": code_update(doc, text)}
+                unsaved[f"d{n}"] = {**message, "ref": f"d{n}"}
+                await candidate.send(unsaved[f"d{n}"])
+            for n in range(len(typed)):
+                await coach.wait_for(
+                    lambda m, n=n: (
+                        m["type"] == "doc.relay" and m["update"] == unsaved[f"d{n}"]["update"]
+                    )
+                )
+            doomed.process.send_signal(signal.SIGKILL)  # before the window: nothing written
+            doomed.process.wait(timeout=WAIT_S)
+
+        asyncio.run(before_the_crash())
+    assert not StageEvent.objects.filter(stage=stage, type="doc.update").exists()
+
+    with running_web_server(live_server_env, "live-server-after") as server:
+
+        async def after_the_crash():
+            await on(server.url, candidate)
+            await on(server.url, coach)
+            for message in list(unsaved.values()):  # not acknowledged: sent again
+                await candidate.send(message)
+            await candidate.wait_for(
+                lambda m: m["type"] == "doc.saved" and "d2" in m["refs"], timeout=WAIT_S
+            )
+            acknowledge(candidate)
+            last = await asyncio.to_thread(lambda: Stage.objects.get(pk=stage.pk).last_seq)
+            await coach.wait_seq(last)
+            await candidate.close()
+            await coach.close()
+
+        asyncio.run(after_the_crash())
+    assert unsaved == {}
+
+    def code_of(events) -> str:
+        merged = Doc()
+        for event in events:
+            if event["type"] == "doc.update":
+                merged.apply_update(base64.b64decode(event["update"]))
+        return str(merged.get("code", type=Text))
+
+    expected = "".join(typed)
+    assert code_of(coach.logged) == expected
+    assert code_of(candidate.logged) == expected
+    logged = StageEvent.objects.filter(stage=stage, type="doc.update").order_by("seq")
+    assert code_of({"type": e.type, **e.payload} for e in logged) == expected

@@ -169,6 +169,19 @@ export type CursorPayload = {
   head: number | null;
 };
 
+/** Another viewer's edit, relayed as soon as it arrives (not echoed to its sender); the same update comes again as the logged `doc.update` once written (Yjs ignores the repeat). */
+export type DocRelayPayload = {
+  user: string;
+  doc: string;
+  update: string;
+};
+
+/** To an edit's sender: the edits sent with these `ref`s are in the log, up to `saved_seq` (several refs when edits that came faster than the log was written were merged). Not `seq`: this message is not itself in the log. */
+export type DocSavedPayload = {
+  refs: unknown[];
+  saved_seq: number;
+};
+
 /** Call signalling from another participant (`from`), relayed as sent; never logged. */
 export type RtcSignalPayload = {
   from: string;
@@ -190,7 +203,7 @@ export type ResyncRequest = {
   after: number;
 };
 
-/** `ref` comes back in the `error` that refuses the edit. */
+/** `ref` comes back in the `doc.saved` once the edit is logged, or in the `error` that refuses it. */
 export type DocUpdateRequest = {
   doc: string;
   update: string;
@@ -329,6 +342,10 @@ export type ResyncDoneMessage = { type: "resync.done"; seq?: never } & ResyncDon
 
 export type CursorMessage = { type: "cursor"; seq?: never } & CursorPayload;
 
+export type DocRelayMessage = { type: "doc.relay"; seq?: never } & DocRelayPayload;
+
+export type DocSavedMessage = { type: "doc.saved"; seq?: never } & DocSavedPayload;
+
 export type RtcSignalMessage = { type: "rtc.signal"; seq?: never } & RtcSignalPayload;
 
 export type PongMessage = { type: "pong"; seq?: never } & PongPayload;
@@ -340,6 +357,8 @@ export type ServerMessage =
   | HelloMessage
   | ResyncDoneMessage
   | CursorMessage
+  | DocRelayMessage
+  | DocSavedMessage
   | RtcSignalMessage
   | PongMessage
   | ErrorMessage;

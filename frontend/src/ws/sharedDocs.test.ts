@@ -156,4 +156,30 @@ describe("SharedDocs", () => {
     vi.advanceTimersByTime(3000);
     await expect(settled).resolves.toBe(false);
   });
+
+  it("applies relayed edits at once and counts merged edits saved by their refs", () => {
+    const wire = new Wire();
+    const viewer = new SharedDocs(wire, false);
+    const typist = new Y.Doc();
+    typist.getText("code").insert(0, "ab");
+    const update = toBase64(Y.encodeStateAsUpdate(typist));
+    viewer.handle({ type: "doc.relay", user: "cand", doc: "code:7", update });
+    expect(viewer.get("code:7").getText("code").toString()).toBe("ab");
+    viewer.handle(docUpdateEvent(11, "code:7", update)); // the logged repeat changes nothing
+    expect(viewer.get("code:7").getText("code").toString()).toBe("ab");
+
+    const docs = new SharedDocs(wire, true);
+    const text = docs.get("code:7").getText("code");
+    text.insert(0, "x");
+    vi.advanceTimersByTime(100);
+    text.insert(1, "y");
+    vi.advanceTimersByTime(100);
+    expect(wire.sent).toHaveLength(2);
+    expect(docs.status().pending).toBe(2);
+    const refs = wire.sent.map((m) => m.ref!);
+    docs.handle({ type: "doc.saved", refs, saved_seq: 42 });
+    expect(docs.status().pending).toBe(0);
+    expect(docs.status().savedSeq).toBe(42);
+    expect(saveLabel(docs.status())).toBe("All changes saved");
+  });
 });

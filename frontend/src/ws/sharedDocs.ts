@@ -1,7 +1,8 @@
 // The stage's shared Yjs documents (docs/events.md): `code:<q>`, `notes:<q>`, `scene:<q>`.
 // Loaded from REST state, kept in step with `doc.update` events, and — for the candidate —
 // local edits are batched, sent over the socket and counted as saved once the server
-// echoes them back with a sequence number.
+// acknowledges them (`doc.saved`) or echoes them back with a sequence number. Other
+// viewers' edits arrive twice: relayed at once (`doc.relay`), then logged (`doc.update`).
 import * as Y from "yjs";
 
 import type { DocumentState } from "../api/client";
@@ -113,6 +114,26 @@ export class SharedDocs {
       if (ref || this.pending === 0) {
         this.savedSeq = Math.max(this.savedSeq, message.seq);
       }
+      this.notify();
+      return true;
+    }
+    if (message.type === "doc.relay") {
+      // Another viewer's edit, relayed before the server logged it; the logged
+      // `doc.update` repeats it later (Yjs ignores the repeat).
+      if (message.doc) Y.applyUpdate(this.get(message.doc), fromBase64(message.update), REMOTE);
+      this.notify();
+      return true;
+    }
+    if (message.type === "doc.saved") {
+      // The server logged these edits (several refs when it merged a backlog of them).
+      for (const ref of message.refs) {
+        if (typeof ref !== "string") continue;
+        const sent = this.inflight.get(ref);
+        if (!sent) continue;
+        this.inflight.delete(ref);
+        this.byUpdate.delete(sent.update);
+      }
+      this.savedSeq = Math.max(this.savedSeq, message.saved_seq);
       this.notify();
       return true;
     }

@@ -276,8 +276,8 @@ async def test_presence_and_bad_messages():
 
 
 async def test_every_unlogged_message_matches_its_declaration():
-    """hello, resync.done, cursor, rtc.signal, pong and error, each read through the schema
-    check."""
+    """hello, resync.done, cursor, doc.relay, doc.saved, rtc.signal, pong and error, each
+    read through the schema check."""
     room = await make_room()
     candidate, _, _ = await connect(room["stage"], room["owner"])
     coach, _, _ = await connect(room["stage"], room["coach"])
@@ -301,7 +301,15 @@ async def test_every_unlogged_message_matches_its_declaration():
         "code": "invalid",
         "ref": "r1",
     }
-    seen |= {"resync.done", "cursor", "rtc.signal", "pong", "error"}
+    name = f"code:{room['question'].pk}"
+    await candidate.send_json_to(
+        {"type": "doc.update", "doc": name, "update": _yjs_update("a"), "ref": "d1"}
+    )
+    relayed = await receive_until(coach, "doc.relay")
+    assert (relayed["doc"], relayed["user"]) == (name, room["owner"].username)
+    saved = await receive_until(candidate, "doc.saved")
+    assert saved["refs"] == ["d1"]
+    seen |= {"resync.done", "cursor", "doc.relay", "doc.saved", "rtc.signal", "pong", "error"}
     assert seen >= set(SERVER_MESSAGES)
     await candidate.disconnect()
     await coach.disconnect()
