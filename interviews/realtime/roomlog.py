@@ -32,6 +32,7 @@ from typing import Any, Protocol
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.utils.translation import gettext_lazy
 from pycrdt import merge_updates
 
 from interviews.models import Stage, StageEvent
@@ -88,7 +89,8 @@ def coalesce(edits: list[PendingEdit]) -> list[PendingEdit]:
     return out
 
 
-GONE = NotFound("The stage no longer exists.")
+#: Lazy: the message is put in the language of whoever reads it, not of the import.
+GONE = NotFound(gettext_lazy("The stage no longer exists."))
 
 
 @dataclass

@@ -109,7 +109,7 @@ def document_edit_parse(*, name: str, update_b64: str) -> CheckedEdit:
     The live room relays an edit once this and `document_edit_check` passed."""
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise InvalidInput(
-            errors={"doc": ["Use code:<question>, notes:<question> or scene:<question>."]}
+            errors={"doc": [_("Use code:<question>, notes:<question> or scene:<question>.")]}
         )
     _decode(update_b64)
     return CheckedEdit(name=name, update_b64=update_b64)
@@ -121,7 +121,7 @@ def document_edit_check(*, stage: Stage, actor: AbstractBaseUser, name: str) -> 
     again after the stage or the user changed) rather than per keystroke."""
     access_stage_document_edit(actor, stage, name=name)
     if stage.status != Stage.Status.LIVE:
-        raise StateConflict("The stage is not live; edits are closed.", code="stage_not_live")
+        raise StateConflict(_("The stage is not live; edits are closed."), code="stage_not_live")
     _parse_name(stage, name)
 
 
