@@ -1,7 +1,8 @@
 """The shipped bank's Chinese translations: every candidate-facing text of the two AI-lab
-loops and the practice loop (their questions, rubrics and the loops themselves) exists in
-zh-Hans and zh-Hant, keeps the English's code and numbers, and the Traditional text is
-what `tools.hant` derives from the Simplified (so it differs wherever OpenCC changes it).
+loops, the coding practice loop and the design review practice loop (their questions,
+rubrics and the loops themselves) exists in zh-Hans and zh-Hant, keeps the English's code
+and numbers, and the Traditional text is what `tools.hant` derives from the Simplified (so
+it differs wherever OpenCC changes it).
 
 Coding questions keep their translations in `tools/bankgen/i18n/<slug>.yaml` (the
 generator copies them into `bank/coding-<slug>.yaml`); the hand-written files carry their
@@ -23,7 +24,12 @@ from tests.paths import BANKGEN_DIR, SHIPPED_BANK_DIR
 from tools import hant
 
 LANGUAGES = ("zh-Hans", "zh-Hant")
-TRANSLATED_LOOPS = ("ai-lab-infra-sde", "ai-lab-infra-sde-b", "infra-coding-practice")
+TRANSLATED_LOOPS = (
+    "ai-lab-infra-sde",
+    "ai-lab-infra-sde-b",
+    "infra-coding-practice",
+    "design-review-practice",
+)
 
 _FENCED = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1[ \t]*$", re.MULTILINE | re.DOTALL)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
