@@ -135,3 +135,26 @@ def test_submission_detail_joins_nothing_it_does_not_show(world: World, as_user)
     assert len(ours) == 2, ours  # (besides signing in)
     assert 'JOIN "interviews_question"' not in ours[0], ours[0]
     assert 'JOIN "interviews_loop"' not in ours[0].split("WHERE")[0], ours[0]
+
+
+@pytest.mark.django_db
+def test_a_submission_post_loads_the_stage_without_joins(world: World, as_user, monkeypatch):
+    """The view checks the stage is visible; the service loads and locks it itself, so
+    the view's lookup has no joins of the stage detail (loop, coach, scorecard)."""
+    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk: None)
+    client = as_user(world.owner)
+    body = {
+        "stage": world.coding.pk,
+        "question": world.coding_q.pk,
+        "part": 1,
+        "language": "python",
+        "code": "print(3)",
+        "mode": "submit",
+    }
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(f"{API}/submissions/", body, format="json")
+    assert response.status_code == 202, response.content
+    ours = [q["sql"] for q in queries.captured_queries if '"interviews_' in q["sql"]]
+    assert len(ours) <= 16, ours
+    assert not [sql for sql in ours if "interviews_scorecard" in sql]
+    assert as_user(world.other).post(f"{API}/submissions/", body, format="json").status_code == 404
