@@ -91,6 +91,17 @@ def _generation() -> int:
     return int(generation)
 
 
+def bank_generation() -> int | None:
+    """The current generation, or None when the cache is unreachable. A process may keep
+    its own copy of bank rows under this number (the judge worker keeps a part's tests),
+    and must read the database when it is None."""
+    try:
+        return _generation()
+    except Exception:
+        log.warning("bank cache: unreachable, reading the database", exc_info=True)
+        return None
+
+
 def _on_bank_write(sender: type, **kwargs: Any) -> None:
     bank_changed()
 

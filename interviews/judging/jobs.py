@@ -1,7 +1,10 @@
 """Sandbox jobs from bank rows: a question's limits and checker, a part's tests."""
 
 import json
+import threading
+from collections import OrderedDict
 
+from interviews import bank_cache
 from interviews.models import Question, Submission, TestCase
 from sandbox import UNCHECKED, Job, Limits, Test
 
@@ -40,10 +43,41 @@ def submission_tests(submission: Submission) -> list[tuple[TestCase | None, Test
         if submission.mode == Submission.Mode.SUBMIT
         else TestCase.Visibility.SAMPLE
     )
+    return part_tests(submission.question, part=submission.part, visibility=visibility)
+
+
+# A part's tests, kept in each worker process under the bank generation (see bank_cache):
+# a question version's tests never change while submissions are judged against it, and
+# any bank write moves the generation on, so a stale copy is never read. Bounded in
+# entries and size; never in the shared cache (hidden tests stay in the database and in
+# the judge's memory only).
+PART_TESTS_ENTRIES = 64
+PART_TESTS_MAX_CHARS = 4 * 1024 * 1024
+_part_tests: OrderedDict[tuple, list[tuple[TestCase, Test]]] = OrderedDict()
+_part_tests_lock = threading.Lock()
+
+
+def part_tests(question: Question, *, part: int, visibility: str) -> list[tuple[TestCase, Test]]:
+    """A part's sample or hidden tests in order, each with its row: from this process's
+    copy when the bank has not changed since it was read."""
+    generation = bank_cache.bank_generation()
+    key = (generation, question.pk, part, visibility)
+    if generation is not None:
+        with _part_tests_lock:
+            cached = _part_tests.get(key)
+            if cached is not None:
+                _part_tests.move_to_end(key)
+                return cached
     cases = TestCase.objects.filter(
-        part__question=submission.question, part__position=submission.part, visibility=visibility
+        part__question=question, part__position=part, visibility=visibility
     ).order_by("position")
-    return [
-        (case, Test(input=case.input, expected=expected_output(submission.question, case)))
-        for case in cases
+    pairs = [
+        (case, Test(input=case.input, expected=expected_output(question, case))) for case in cases
     ]
+    size = sum(len(case.input) + len(case.output) for case, _ in pairs)
+    if generation is not None and size <= PART_TESTS_MAX_CHARS:
+        with _part_tests_lock:
+            _part_tests[key] = pairs
+            while len(_part_tests) > PART_TESTS_ENTRIES:
+                _part_tests.popitem(last=False)
+    return pairs

@@ -65,6 +65,16 @@ def stage_for(user: AnyUser, stage_id: int) -> Stage:
     return stage
 
 
+def stage_row_for(user: AnyUser, stage_id: int) -> Stage:
+    """The stage's own row if the user may see it, else NotFound (the same rule as
+    `stage_for`, without its joins): for a service that loads and locks the stage again
+    itself, e.g. a submission (bench/judge.py counts every submission's web CPU)."""
+    stage = stages_visible_to(user).filter(pk=stage_id).first()
+    if stage is None:
+        raise NotFound("Stage not found.")
+    return stage
+
+
 def coach_queue() -> QuerySet[Stage]:
     """Live rounds of coached loops that nobody has claimed: pending ones from the moment
     their loop started, live ones an admin started without a coach. Oldest loop first."""

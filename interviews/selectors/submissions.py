@@ -16,12 +16,11 @@ if TYPE_CHECKING:
 
 
 def submission_for(user: AnyUser, submission_id: int) -> Submission:
+    """A submission the user may see, with its test results. Its stage and question are
+    not joined: the detail shows only their ids, and a room polls this once per verdict
+    (the joins were most of the request's ORM work: bench/judge.py)."""
     submission = (
-        submissions_visible_to(user)
-        .select_related("stage", "stage__loop", "stage__coach", "question")
-        .prefetch_related("tests")
-        .filter(pk=submission_id)
-        .first()
+        submissions_visible_to(user).prefetch_related("tests").filter(pk=submission_id).first()
     )
     if submission is None:
         raise NotFound(_("Submission not found."))

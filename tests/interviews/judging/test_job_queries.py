@@ -1,0 +1,160 @@
+"""The judge's database work per job stays small and bounded (it is part of every
+submission's cost: bench/judge.py), and the tests it keeps in memory are never stale."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from interviews.judging import jobs
+from interviews.judging import submissions as judging
+from interviews.models import Part, Submission, TestCase
+from sandbox import JobResult
+from sandbox import TestResult as SandboxTestResult
+from tests.factories import TestCaseFactory
+from tests.interviews.world import World
+
+API = "/api/v1"
+N_TESTS = 10
+
+
+@pytest.fixture
+def ten_hidden_tests(world: World, monkeypatch) -> Part:
+    """Part 1 of the world's coding question with 10 hidden tests, judged by a stand-in
+    sandbox that echoes each test's input (the real one: tests/integration)."""
+    part = Part.objects.get(question=world.coding_q, position=1)
+    TestCase.objects.filter(part=part, visibility="hidden").delete()
+    for n in range(N_TESTS):
+        TestCaseFactory(part=part, visibility="hidden", position=n, input=f"{n}\n", output=f"{n}\n")
+    monkeypatch.setattr(judging, "run_tests", _echoing_sandbox)
+    monkeypatch.setattr(jobs, "_part_tests", type(jobs._part_tests)())
+    return part
+
+
+def _echoing_sandbox(job, tests, **options) -> JobResult:
+    results = [
+        SandboxTestResult(
+            index=n,
+            verdict="accepted" if test.input == test.expected else "wrong_answer",
+            output=test.input,
+        )
+        for n, test in enumerate(tests)
+    ]
+    passed = all(result.verdict == "accepted" for result in results)
+    return JobResult(verdict="accepted" if passed else "wrong_answer", tests=results)
+
+
+def _submit(world: World) -> Submission:
+    return Submission.objects.create(
+        stage=world.coding,
+        question=world.coding_q,
+        part=1,
+        author=world.owner,
+        language="python",
+        code="print(input())",
+        mode="submit",
+    )
+
+
+def _tables_written(queries: CaptureQueriesContext, verb: str) -> list[str]:
+    return [q["sql"].split('"')[1] for q in queries.captured_queries if q["sql"].startswith(verb)]
+
+
+@pytest.mark.django_db
+def test_a_ten_test_job_runs_a_bounded_number_of_queries(world: World, ten_hidden_tests):
+    """Claim (one UPDATE, one SELECT, the `running` event), the tests, the verdict (one
+    UPDATE), every test result in one INSERT, the `done` event, and the scripted
+    interviewer's check after an accepted submit."""
+    submission = _submit(world)
+    with CaptureQueriesContext(connection) as queries:
+        judging.submission_judge(submission.pk)
+    assert len(queries.captured_queries) <= 18, [q["sql"] for q in queries.captured_queries]
+    assert _tables_written(queries, "INSERT") == [
+        "interviews_stageevent",
+        "interviews_testresult",
+        "interviews_stageevent",
+    ]
+    assert _tables_written(queries, "UPDATE").count("interviews_submission") == 2
+    submission.refresh_from_db()
+    assert (submission.verdict, submission.passed, submission.tests.count()) == (
+        "accepted",
+        N_TESTS,
+        N_TESTS,
+    )
+
+
+@pytest.mark.django_db
+def test_the_next_job_of_a_part_reads_its_tests_from_memory(world: World, ten_hidden_tests):
+    judging.submission_judge(_submit(world).pk)
+    submission = _submit(world)
+    with CaptureQueriesContext(connection) as queries:
+        judging.submission_judge(submission.pk)
+    assert not [q for q in queries.captured_queries if "interviews_testcase" in q["sql"]]
+    assert len(queries.captured_queries) <= 17
+    submission.refresh_from_db()
+    assert (submission.verdict, submission.passed) == ("accepted", N_TESTS)
+
+
+@pytest.mark.django_db
+def test_a_bank_change_is_seen_by_the_next_job(world: World, ten_hidden_tests):
+    """Any bank write moves the generation on: the worker reads the tests again."""
+    judging.submission_judge(_submit(world).pk)
+    TestCaseFactory(
+        part=ten_hidden_tests, visibility="hidden", position=N_TESTS, input="a", output="b"
+    )
+    submission = _submit(world)
+    judging.submission_judge(submission.pk)
+    submission.refresh_from_db()
+    assert (submission.verdict, submission.passed, submission.total) == (
+        "wrong_answer",
+        N_TESTS,
+        N_TESTS + 1,
+    )
+
+
+@pytest.mark.django_db
+def test_without_the_cache_tests_come_from_the_database(
+    world: World, ten_hidden_tests, monkeypatch
+):
+    monkeypatch.setattr(jobs.bank_cache, "bank_generation", lambda: None)
+    for _ in range(2):
+        submission = _submit(world)
+        with CaptureQueriesContext(connection) as queries:
+            judging.submission_judge(submission.pk)
+        assert [q for q in queries.captured_queries if "interviews_testcase" in q["sql"]]
+    assert not jobs._part_tests
+
+
+@pytest.mark.django_db
+def test_submission_detail_joins_nothing_it_does_not_show(world: World, as_user):
+    """The detail a room polls for each verdict: the submission and its test results."""
+    client = as_user(world.owner)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"{API}/submissions/{world.submission.pk}/")
+    assert response.status_code == 200
+    ours = [q["sql"] for q in queries.captured_queries if '"interviews_' in q["sql"]]
+    assert len(ours) == 2, ours  # (besides signing in)
+    assert 'JOIN "interviews_question"' not in ours[0], ours[0]
+    assert 'JOIN "interviews_loop"' not in ours[0].split("WHERE")[0], ours[0]
+
+
+@pytest.mark.django_db
+def test_a_submission_post_loads_the_stage_without_joins(world: World, as_user, monkeypatch):
+    """The view checks the stage is visible; the service loads and locks it itself, so
+    the view's lookup has no joins of the stage detail (loop, coach, scorecard)."""
+    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk: None)
+    client = as_user(world.owner)
+    body = {
+        "stage": world.coding.pk,
+        "question": world.coding_q.pk,
+        "part": 1,
+        "language": "python",
+        "code": "print(3)",
+        "mode": "submit",
+    }
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(f"{API}/submissions/", body, format="json")
+    assert response.status_code == 202, response.content
+    ours = [q["sql"] for q in queries.captured_queries if '"interviews_' in q["sql"]]
+    assert len(ours) <= 16, ours
+    assert not [sql for sql in ours if "interviews_scorecard" in sql]
+    assert as_user(world.other).post(f"{API}/submissions/", body, format="json").status_code == 404
