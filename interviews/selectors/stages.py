@@ -71,7 +71,7 @@ def stage_row_for(user: AnyUser, stage_id: int) -> Stage:
     itself, e.g. a submission (bench/judge.py counts every submission's web CPU)."""
     stage = stages_visible_to(user).filter(pk=stage_id).first()
     if stage is None:
-        raise NotFound("Stage not found.")
+        raise NotFound(_("Stage not found."))
     return stage
 
 
