@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from django.utils.translation import gettext_lazy as _
+
 #: The frontend rooms (`frontend/src/rooms/registry.tsx`) a stage kind can be shown in.
 RoomName = Literal["coding", "design", "review", "discussion"]
 ROOMS: tuple[RoomName, ...] = ("coding", "design", "review", "discussion")
@@ -70,7 +72,7 @@ def stage_kind_list() -> list[StageKindSpec]:
 stage_kind_register(
     StageKindSpec(
         kind="screen",
-        label="Recruiter screen",
+        label=_("Recruiter screen"),
         live=True,
         question_kinds=ANY_QUESTION,
         room="discussion",
@@ -79,7 +81,7 @@ stage_kind_register(
 stage_kind_register(
     StageKindSpec(
         kind="challenge",
-        label="Coding challenge",
+        label=_("Coding challenge"),
         live=False,
         question_kinds=("coding",),
         room="coding",
@@ -88,7 +90,7 @@ stage_kind_register(
 stage_kind_register(
     StageKindSpec(
         kind="hm_call",
-        label="Hiring-manager call",
+        label=_("Hiring-manager call"),
         live=True,
         question_kinds=ANY_QUESTION,
         room="discussion",
@@ -97,7 +99,7 @@ stage_kind_register(
 stage_kind_register(
     StageKindSpec(
         kind="coding",
-        label="Live coding",
+        label=_("Live coding"),
         live=True,
         question_kinds=("coding",),
         room="coding",
@@ -106,7 +108,7 @@ stage_kind_register(
 stage_kind_register(
     StageKindSpec(
         kind="design",
-        label="System design",
+        label=_("System design"),
         live=True,
         question_kinds=("design",),
         room="design",
@@ -115,7 +117,7 @@ stage_kind_register(
 stage_kind_register(
     StageKindSpec(
         kind="review",
-        label="Design doc review",
+        label=_("Design doc review"),
         live=True,
         question_kinds=("review",),
         room="review",
@@ -124,7 +126,7 @@ stage_kind_register(
 stage_kind_register(
     StageKindSpec(
         kind="deep_dive",
-        label="Project deep dive",
+        label=_("Project deep dive"),
         live=True,
         question_kinds=ANY_QUESTION,
         room="discussion",
@@ -134,7 +136,7 @@ stage_kind_register(
 stage_kind_register(
     StageKindSpec(
         kind="values",
-        label="Culture & values",
+        label=_("Culture & values"),
         live=True,
         question_kinds=ANY_QUESTION,
         room="discussion",

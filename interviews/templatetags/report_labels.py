@@ -5,6 +5,8 @@ the API."""
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from interviews.stage_kinds import stage_kind_get
+
 register = template.Library()
 
 STATUS = {"pending": _("pending"), "live": _("live"), "done": _("finished")}
@@ -13,16 +15,6 @@ RECOMMENDATION = {
     "no": _("no"),
     "yes": _("yes"),
     "strong_yes": _("strong yes"),
-}
-KIND = {
-    "screen": _("Recruiter screen"),
-    "challenge": _("Coding challenge"),
-    "hm_call": _("Hiring-manager call"),
-    "coding": _("Live coding"),
-    "design": _("System design"),
-    "review": _("Design doc review"),
-    "deep_dive": _("Project deep dive"),
-    "values": _("Culture & values"),
 }
 
 
@@ -39,4 +31,5 @@ def recommendation(value: str | None) -> str:
 @register.filter
 def stage_kind(value: str) -> str:
     """The stage-kind registry's label (interviews/stage_kinds.py), translated."""
-    return str(KIND.get(value, value))
+    spec = stage_kind_get(value)
+    return str(spec.label) if spec else value
