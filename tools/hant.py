@@ -43,6 +43,8 @@ DERIVED_CATALOGUES = ("glossary",)
 #: OpenCC's Taiwan phrases are right for most text but not for every term of this domain.
 #: Each entry was found by reading the converted bank (see docs/decisions.md).
 FIXES: dict[str, str] = {
+    "擴充套件": "擴展",  # 扩展 (an extension of the question), not an extension package
+    "釋出": "發布",  # 发布 (a release), as Taiwan writes it
     "視訊記憶體": "顯示記憶體",  # 显存 is GPU memory, not video memory
     "網絡卡": "網路卡",  # 网卡 split as 网络 + 卡
     "質量": "品質",  # quality (a quality regression), not mass

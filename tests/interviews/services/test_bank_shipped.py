@@ -243,15 +243,21 @@ def test_every_coding_part_has_samples_hidden_tests_and_a_large_input():
             assert len({t["input"] for t in part["hidden"]}) == len(part["hidden"]), where
 
 
+#: Function-style questions whose arguments and result are plain JSON data: offered in
+#: every judged language (the C++ and Go harnesses convert them to typed parameters).
+FUNCTION_IN_EVERY_LANGUAGE = {"lru-ttl-cache", "shard-aggregate", "top-k-tokens"}
+
+
 def test_coding_languages_starters_and_references():
     for question in _coding():
         coding = question["coding"]
         slug = question["slug"]
-        expected = (
-            ["python", "javascript"]
-            if coding["io"] == "function"
-            else ["python", "javascript", "cpp"]
-        )
+        if slug in FUNCTION_IN_EVERY_LANGUAGE:
+            expected = ["python", "javascript", "cpp", "go"]
+        elif coding["io"] == "function":
+            expected = ["python", "javascript"]
+        else:
+            expected = ["python", "javascript", "cpp"]
         assert coding["languages"] == expected, slug
         assert set(coding["starter"]) == set(expected), slug
         assert "python" in coding["reference"], slug
