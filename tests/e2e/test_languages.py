@@ -183,7 +183,10 @@ def test_the_candidate_interface_in_chinese(
         toggle.get_by_role("button", name="English").click()
     assert answers.value.ok
     expect(toggle.get_by_role("button", name="English")).to_have_attribute("aria-pressed", "true")
-    expect(page.get_by_role("heading", level=1)).to_have_text(f"評分卡 · {screen.title}")
+    # The heading is the page's: the stage's title as the loop template translates it.
+    template = LoopTemplate.objects.get(slug=screen.loop.template.slug)
+    title = template.i18n["zh-Hant"]["stages"][str(screen.position)]["title"]
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"評分卡 · {title}")
     expect(page.get_by_test_id("model-answers")).to_be_visible()
     page.screenshot(path=screenshot_path("zh-Hant-feedback-in-english"), full_page=True)
     toggle.screenshot(path=screenshot_path("zh-Hant-feedback-toggle"))
