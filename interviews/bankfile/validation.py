@@ -763,14 +763,10 @@ class _Validator:
 
     # loops --------------------------------------------------------------------------
 
-    def loop(self, file: str, index: int, raw: Any) -> None:
-        owner, slug = self._owner("loops", index, raw)
-        scope = _Scope(self.issues, file, owner)
-        first = self._claim(scope, "loops", index, slug)
-        errors_before = len(self.issues)
-        obj = scope.mapping(raw, "", LOOP_FIELDS, required=("slug", "title", "stages"))
-        if obj is None:
-            return
+    @staticmethod
+    def _titled_spec(scope: _Scope, obj: dict) -> dict[str, Any]:
+        """What loop templates and study plans share: slug, title, an optional
+        description, and a status (published unless said)."""
         spec: dict[str, Any] = {
             "slug": scope.slug(obj, "slug", ""),
             "title": scope.string(obj, "title", "", max_length=200, blank=False),
@@ -783,6 +779,17 @@ class _Validator:
         )
         if status != QuestionStatus.PUBLISHED:
             spec["status"] = status
+        return spec
+
+    def loop(self, file: str, index: int, raw: Any) -> None:
+        owner, slug = self._owner("loops", index, raw)
+        scope = _Scope(self.issues, file, owner)
+        first = self._claim(scope, "loops", index, slug)
+        errors_before = len(self.issues)
+        obj = scope.mapping(raw, "", LOOP_FIELDS, required=("slug", "title", "stages"))
+        if obj is None:
+            return
+        spec = self._titled_spec(scope, obj)
         raw_stages = scope.items(obj, "stages", "")
         if scope.get(obj, "stages") is not _MISSING and not raw_stages:
             scope.error("stages", "must have at least one stage")
@@ -836,18 +843,7 @@ class _Validator:
         obj = scope.mapping(raw, "", PLAN_FIELDS, required=("slug", "title", "days"))
         if obj is None:
             return
-        spec: dict[str, Any] = {
-            "slug": scope.slug(obj, "slug", ""),
-            "title": scope.string(obj, "title", "", max_length=200, blank=False),
-        }
-        description = scope.string(obj, "description", "")
-        if description:
-            spec["description"] = description
-        status = scope.choice(
-            obj, "status", "", _choices(QuestionStatus), QuestionStatus.PUBLISHED.value
-        )
-        if status != QuestionStatus.PUBLISHED:
-            spec["status"] = status
+        spec = self._titled_spec(scope, obj)
         raw_days = scope.items(obj, "days", "")
         if scope.get(obj, "days") is not _MISSING and not raw_days:
             scope.error("days", "must have at least one day")
