@@ -41,7 +41,6 @@ def answer_words_of(stage: Stage, question_id: int | None) -> int:
     return sum(answer_word_count(part) for part in written)
 
 
-@transaction.atomic
 def follow_up_prompt_translations(follow_up: FollowUp) -> dict[str, str]:
     """The bank follow-up's prompt in every language it is translated into."""
     question = Question.objects.filter(pk=follow_up.question_id)
@@ -56,6 +55,7 @@ def follow_up_prompt_translations(follow_up: FollowUp) -> dict[str, str]:
     return found
 
 
+@transaction.atomic
 def stage_push_follow_up(
     *,
     stage: Stage,

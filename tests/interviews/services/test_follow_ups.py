@@ -77,3 +77,18 @@ def test_no_follow_ups_into_a_finished_stage(world):
     m.Stage.objects.filter(pk=world.coding.pk).update(status="done")
     with pytest.raises(StateConflict):
         stage_push_follow_up(stage=world.coding, actor=world.assigned, text="late")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_push_is_one_transaction_nothing_stays_when_its_event_fails(world, monkeypatch):
+    """The stage row is locked and the follow-up and its event are written together: a
+    failure after the row is written leaves no follow-up the room never heard of (and
+    PostgreSQL refuses the row lock outside a transaction)."""
+
+    def broken_emit(*args, **kwargs):
+        raise RuntimeError("the event log is down")
+
+    monkeypatch.setattr("interviews.services.follow_ups.emit", broken_emit)
+    with pytest.raises(RuntimeError):
+        stage_push_follow_up(stage=world.coding, actor=world.assigned, text="Now cache it.")
+    assert not m.StageFollowUp.objects.filter(stage=world.coding, text="Now cache it.").exists()
