@@ -16,7 +16,7 @@ def test_each_image_installs_python_for_the_runner():
     base = ["python3", "bubblewrap", "python3-seccomp"]
     assert build.packages("python") == base
     assert build.packages("javascript") == [*base, "nodejs"]
-    assert build.packages("cpp") == [*base, "g++"]
+    assert build.packages("cpp") == [*base, "g++", "nlohmann-json3-dev"]  # io: function
     assert build.packages("go") == [*base, "golang-go"]
 
 
