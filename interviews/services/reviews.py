@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from interviews.access import access_stage_as_candidate, access_stage_as_coach
+from interviews.bankfile.translations import child_translation, translation_of
 from interviews.models import (
     PlantedFlaw,
     Question,
@@ -470,12 +471,14 @@ def review_scores_for_stages(stage_ids: Iterable[int]) -> dict[int, ReviewScore]
     stage_ids = list(stage_ids)
     doc_links = StageQuestion.objects.filter(
         stage_id__in=stage_ids, question__kind=QuestionKind.REVIEW
-    ).values_list("stage_id", "question_id", "question__known_issues")
+    ).values_list("stage_id", "question_id", "question__known_issues", "question__i18n")
     questions_of: dict[int, set[int]] = defaultdict(set)
     known_issues: dict[int, list[dict]] = {}
-    for stage_id, question_id, issues in doc_links:
+    translations: dict[int, dict] = {}
+    for stage_id, question_id, issues, i18n in doc_links:
         questions_of[stage_id].add(question_id)
         known_issues[question_id] = list(issues or [])
+        translations[question_id] = i18n or {}
     if not questions_of:
         return {}
     all_questions = set().union(*questions_of.values())
@@ -493,7 +496,7 @@ def review_scores_for_stages(stage_ids: Iterable[int]) -> dict[int, ReviewScore]
     comments_of: dict[int, list[ReviewComment]] = defaultdict(list)
     for comment in comments:
         comments_of[comment.stage_id].append(comment)
-    return {
+    scores = {
         stage_id: review_score_compute(
             flaws=[f for f in flaws if f.question_id in question_ids],
             comments=comments_of[stage_id],
@@ -503,6 +506,18 @@ def review_scores_for_stages(stage_ids: Iterable[int]) -> dict[int, ReviewScore]
         )
         for stage_id, question_ids in questions_of.items()
     }
+    for score in scores.values():
+        _flaw_explanations_translate(score, translations)
+    return scores
+
+
+def _flaw_explanations_translate(score: ReviewScore, translations: dict[int, dict]) -> None:
+    """The planted flaws' explanations in the language bank text is served in (English
+    where the question does not translate one)."""
+    for result in (*score["matched"], *score["missed"]):
+        owner = translation_of(translations.get(result["question"]))
+        flaw = child_translation(owner, "flaws", result["position"])
+        result["explanation"] = flaw.text("explanation", result["explanation"])
 
 
 def review_score(*, stage: Stage) -> ReviewScore:

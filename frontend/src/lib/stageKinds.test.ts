@@ -66,3 +66,20 @@ describe("stage kinds from the server", () => {
     expect(store.getSnapshot()).toEqual({ kinds: expect.any(StageKinds), problem: null });
   });
 });
+
+describe("StageKindsStore.refresh", () => {
+  it("fetches the labels again and keeps the old ones if that fails", async () => {
+    let label = "Live coding";
+    const coding = STAGE_KINDS_FIXTURE.find((k) => k.kind === "coding")!;
+    const fetchKinds = vi.fn(async () => [{ ...coding, label }]);
+    const store = new StageKindsStore(fetchKinds);
+    await store.load();
+    label = "现场编程";
+    store.refresh();
+    await vi.waitFor(() => expect(store.getSnapshot().kinds?.label("coding")).toBe("现场编程"));
+    fetchKinds.mockRejectedValueOnce(new Error("offline"));
+    store.refresh();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.getSnapshot().kinds?.label("coding")).toBe("现场编程");
+  });
+});

@@ -6,6 +6,7 @@
 import { useSyncExternalStore } from "react";
 
 import { api, type StageKindSpec } from "../api/client";
+import { i18next } from "../i18n";
 import { type LoadProblem, nextProblem } from "./retry";
 
 export class StageKinds {
@@ -76,6 +77,19 @@ export class StageKindsStore {
     }
   }
 
+  /** The interface's language changed: fetch the labels again in it (the old ones stay
+   * shown until the new ones arrive). */
+  readonly refresh = (): void => {
+    if (this.loading) return;
+    this.loading = true;
+    this.fetchKinds()
+      .then((list) => this.set({ kinds: new StageKinds(list), problem: null }))
+      .catch(() => undefined) // keep the labels we have
+      .finally(() => {
+        this.loading = false;
+      });
+  };
+
   /** Try again now (after a failure; otherwise nothing). */
   readonly retry = (): void => {
     void this.load();
@@ -88,6 +102,10 @@ export class StageKindsStore {
 }
 
 export const stageKindsStore = new StageKindsStore();
+// The labels are the server's, in the request's language.
+i18next.on("languageChanged", () => {
+  if (stageKindsStore.getSnapshot().kinds) stageKindsStore.refresh();
+});
 
 /** The served stage kinds (null until they arrive) and the failed fetch, if any. */
 export function useStageKinds(): StageKindsSnapshot {

@@ -244,11 +244,19 @@ def test_printable_report_speaks_the_requests_language(scored, client, query, he
     assert "Missed flaws" not in body and "Sharp on the heap." in body
 
 
-def test_the_report_names_every_stage_kind():
-    from interviews.stage_kinds import stage_kind_list
-    from interviews.templatetags.report_labels import KIND
+def test_the_report_names_every_stage_kind_in_each_language():
+    """The report reads the registry's labels, which are translated at the registry."""
+    from django.utils import translation
 
-    assert set(KIND) == {spec.kind for spec in stage_kind_list()}
+    from interviews.stage_kinds import stage_kind_list
+    from interviews.templatetags.report_labels import stage_kind
+
+    for spec in stage_kind_list():
+        english = stage_kind(spec.kind)
+        assert english == str(spec.label) != spec.kind
+        for language in ("zh-hans", "zh-hant"):
+            with translation.override(language):
+                assert stage_kind(spec.kind) != english, (spec.kind, language)
 
 
 def test_printable_report_of_an_empty_loop(world, client):

@@ -43,3 +43,14 @@ def test_the_frontend_fixture_is_what_the_server_serves(world, as_user):
     """The vitest fixture must not drift from the registry (regenerate it from the API)."""
     served = as_user(world.owner).get(f"{API}/stage-kinds/").json()
     assert json.loads(FRONTEND_FIXTURE.read_text()) == served
+
+
+@pytest.mark.parametrize(("lang", "coding"), [("zh-Hans", "现场编程"), ("zh-Hant", "現場程式設計")])
+def test_labels_come_in_the_requests_language(world, as_user, lang, coding):
+    english = {
+        row["kind"]: row["label"] for row in as_user(world.owner).get(f"{API}/stage-kinds/").json()
+    }
+    body = as_user(world.owner).get(f"{API}/stage-kinds/?lang={lang}").json()
+    labels = {row["kind"]: row["label"] for row in body}
+    assert all(labels[kind] != english[kind] for kind in english), labels
+    assert labels["coding"] == coding

@@ -278,3 +278,19 @@ def test_review_matches_endpoint(live_review, as_user):
     assert delete.status_code == 204
     assert as_user(w.assigned).delete(f"{url}{10**9}/").status_code == 404
     assert review_score(stage=w.review)["comment_matches"][0]["source"] == "auto"
+
+
+def test_flaw_explanations_come_in_the_language_bank_text_is_served_in(live_review):
+    from interviews.i18n import content_language_override
+
+    review_q = live_review.review_q
+    review_q.i18n = {"zh-Hans": {"flaws": {"1": {"explanation": "路由器是单点故障。"}}}}
+    review_q.save(update_fields=["i18n"])
+    comment(live_review, 3, 5)  # finds flaw 1; flaw 2 stays missed
+    with content_language_override("zh-Hans"):
+        score = review_score(stage=live_review.review)
+    assert [f["explanation"] for f in score["matched"]] == ["路由器是单点故障。"]
+    # Not translated: the English stands in.
+    assert "synchronous call without timeout" in score["missed"][0]["explanation"]
+    english = review_score(stage=live_review.review)
+    assert "single point of failure" in english["matched"][0]["explanation"]
