@@ -118,11 +118,13 @@ def english_left(page: Page, data: list[str]) -> list[str]:
     for text in page.evaluate(VISIBLE_TEXT, SKIP):
         if text in PENDING_ELSEWHERE:
             continue
-        # An English term kept beside its Chinese, as interviews say it: "召回率（recall）".
-        rest = re.sub(r"（[^）]*）", " ", text)
+        rest = text
         for value in data:
             if value in rest:
                 rest = re.sub(rf"(?<![A-Za-z]){re.escape(value)}(?![A-Za-z])", " ", rest)
+        # An English term kept beside its Chinese, as interviews say it: "召回率（recall）"
+        # (after the bank's own text is out, whose lines the brackets may span).
+        rest = re.sub(r"（[^）]*）", " ", rest)
         words = [w for w in re.findall(r"[A-Za-z]{4,}", rest) if w.lower() not in TERMS]
         if words:
             left.append(text)
