@@ -18,6 +18,7 @@ class PlanSummarySerializer(serializers.Serializer):
     title = serializers.CharField()
     description = serializers.CharField()
     language = serializers.CharField()
+    fallback_fields = serializers.ListField(child=serializers.CharField())
     day_count = serializers.IntegerField()
     started_at = serializers.DateTimeField(allow_null=True)
 
@@ -43,6 +44,7 @@ class PlanDaySerializer(serializers.Serializer):
     phase = serializers.CharField()
     focus = serializers.CharField()
     language = serializers.CharField()
+    fallback_fields = serializers.ListField(child=serializers.CharField())
     practice = PlanPracticeSerializer(many=True)
     done = serializers.BooleanField()
 
@@ -62,6 +64,7 @@ class PlanSerializer(serializers.Serializer):
     title = serializers.CharField()
     description = serializers.CharField()
     language = serializers.CharField()
+    fallback_fields = serializers.ListField(child=serializers.CharField())
     started_at = serializers.DateTimeField(allow_null=True)
     today = serializers.IntegerField(allow_null=True)
     days_done = serializers.IntegerField()

@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from interviews.bankfile.translations import Translation, child_translation, translation_of
 from interviews.models import LoopTemplate, PlanEnrolment, Stage, StageTemplate, StudyPlan
 from interviews.models.bank import QuestionStatus
 from interviews.selectors.reports import candidate_progress
@@ -37,11 +38,9 @@ def study_plan_get(slug: str) -> StudyPlan:
     return plan
 
 
-def _localized(plan: StudyPlan, language: str) -> tuple[dict[str, Any], str]:
-    """The plan's translation block for `language` ({} for English) and the language
-    its top-level text is in (English where the title is not translated)."""
-    block = plan.translations.get(language, {}) if language != "en" else {}
-    return block, language if block.get("title") else "en"
+def _translation(plan: StudyPlan, language: str) -> Translation:
+    """The plan's text in `language`, per field, English where it is not translated."""
+    return translation_of(plan.translations, language)
 
 
 @dataclass
@@ -154,7 +153,7 @@ def study_plan_view(
     """The plan for `user`: days with their practice items' status, today's day number,
     and what to repeat. Text is in `language` where the plan translates it (per field,
     English otherwise); each day says which language its title is in."""
-    block, top_language = _localized(plan, language)
+    text = _translation(plan, language)
     index = _practice_index(plan, user)
     enrolment = (
         PlanEnrolment.objects.filter(user=user, plan=plan).first()
@@ -163,37 +162,39 @@ def study_plan_view(
     )
     days = []
     for number, day in enumerate(plan.days, start=1):
-        translated = block.get("days", {}).get(str(number), {})
+        day_text = child_translation(text, "days", number)
         practice = [
             index[(p["loop"], p["stage"])].as_dict(p["loop"], p["stage"])
             for p in day.get("practice", ())
         ]
         days.append(
-            {
-                "number": number,
-                "title": translated.get("title") or day["title"],
-                "phase": translated.get("phase") or day.get("phase", ""),
-                "focus": translated.get("focus") or day.get("focus", ""),
-                "language": language if translated.get("title") else "en",
-                "practice": practice,
-                "done": bool(practice) and all(p["status"] == "done" for p in practice),
-            }
+            day_text.stamp(
+                {
+                    "number": number,
+                    "title": day_text.text("title", day["title"]),
+                    "phase": day_text.text("phase", day.get("phase", "")),
+                    "focus": day_text.text("focus", day.get("focus", "")),
+                    "practice": practice,
+                    "done": bool(practice) and all(p["status"] == "done" for p in practice),
+                }
+            )
         )
     today = None
     if enrolment is not None:
         elapsed = (timezone.localdate() - timezone.localtime(enrolment.started_at).date()).days
         today = min(max(elapsed + 1, 1), len(days))
-    return {
-        "slug": plan.slug,
-        "title": block.get("title") or plan.title,
-        "description": block.get("description") or plan.description,
-        "language": top_language,
-        "started_at": enrolment.started_at if enrolment else None,
-        "today": today,
-        "days_done": sum(1 for day in days if day["done"]),
-        "days": days,
-        "recommendations": _recommendations(days, index, user),
-    }
+    return text.stamp(
+        {
+            "slug": plan.slug,
+            "title": text.text("title", plan.title),
+            "description": text.text("description", plan.description),
+            "started_at": enrolment.started_at if enrolment else None,
+            "today": today,
+            "days_done": sum(1 for day in days if day["done"]),
+            "days": days,
+            "recommendations": _recommendations(days, index, user),
+        }
+    )
 
 
 def study_plan_summaries(
@@ -205,16 +206,17 @@ def study_plan_summaries(
         enrolments = {e.plan_id: e for e in PlanEnrolment.objects.filter(user=user)}
     result = []
     for plan in study_plans_published():
-        block, top_language = _localized(plan, language)
+        text = _translation(plan, language)
         enrolment = enrolments.get(plan.pk)
         result.append(
-            {
-                "slug": plan.slug,
-                "title": block.get("title") or plan.title,
-                "description": block.get("description") or plan.description,
-                "language": top_language,
-                "day_count": len(plan.days),
-                "started_at": enrolment.started_at if enrolment else None,
-            }
+            text.stamp(
+                {
+                    "slug": plan.slug,
+                    "title": text.text("title", plan.title),
+                    "description": text.text("description", plan.description),
+                    "day_count": len(plan.days),
+                    "started_at": enrolment.started_at if enrolment else None,
+                }
+            )
         )
     return result

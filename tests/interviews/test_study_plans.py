@@ -196,6 +196,9 @@ def test_text_comes_in_the_requested_language_per_field(world, plan):
     first, second = view["days"]
     assert (first["title"], first["phase"], first["language"]) == ("编程", "开放式编程", "zh-Hans")
     assert (first["focus"], second["title"], second["language"]) == ("Code first.", "Review", "en")
+    # What is still English is said, per object, as everywhere else in the bank.
+    assert view["fallback_fields"] == ["description"]
+    assert (first["fallback_fields"], second["fallback_fields"]) == (["focus"], [])
 
 
 # --- the API ------------------------------------------------------------------------------
@@ -253,4 +256,5 @@ def test_a_draft_or_unknown_plan_is_not_found_and_bad_input_is_refused(world, pl
 def test_lang_picks_the_translation(world, plan, as_user):
     body = as_user(world.owner).get(f"{API}/plans/mini-plan/?lang=zh-Hans").json()
     assert (body["title"], body["language"]) == ("小计划", "zh-Hans")
+    assert body["fallback_fields"] == ["description"]
     assert body["days"][0]["title"] == "编程"

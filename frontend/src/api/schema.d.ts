@@ -2145,6 +2145,7 @@ export interface components {
             title: string;
             description: string;
             language: string;
+            fallback_fields: string[];
             /** Format: date-time */
             started_at: string | null;
             today: number | null;
@@ -2158,6 +2159,7 @@ export interface components {
             phase: string;
             focus: string;
             language: string;
+            fallback_fields: string[];
             practice: components["schemas"]["PlanPractice"][];
             done: boolean;
         };
@@ -2211,6 +2213,7 @@ export interface components {
             title: string;
             description: string;
             language: string;
+            fallback_fields: string[];
             day_count: number;
             /** Format: date-time */
             started_at: string | null;

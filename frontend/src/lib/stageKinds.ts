@@ -59,9 +59,12 @@ export class StageKindsStore {
 
   readonly getSnapshot = (): StageKindsSnapshot => this.snapshot;
 
-  /** Fetch the list unless it is here or on its way. */
-  async load(): Promise<void> {
-    if (this.snapshot.kinds || this.loading) return;
+  /** Fetch the list unless it is here or on its way; `again` fetches it even when it is
+   * here (the interface's language changed), keeping the labels shown until the new ones
+   * arrive, and keeping them if that fetch fails. */
+  async load(again = false): Promise<void> {
+    const kept = this.snapshot.kinds;
+    if ((kept && !again) || this.loading) return;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     this.loading = true;
@@ -69,6 +72,7 @@ export class StageKindsStore {
       const list = await this.fetchKinds();
       this.set({ kinds: new StageKinds(list), problem: null });
     } catch (err) {
+      if (kept) return; // the labels we have stay
       const { problem, delayMs } = nextProblem(this.snapshot.problem, err);
       this.set({ kinds: null, problem });
       if (delayMs !== null) this.retryTimer = setTimeout(() => void this.load(), delayMs);
@@ -77,17 +81,9 @@ export class StageKindsStore {
     }
   }
 
-  /** The interface's language changed: fetch the labels again in it (the old ones stay
-   * shown until the new ones arrive). */
+  /** The interface's language changed: fetch the labels again in it. */
   readonly refresh = (): void => {
-    if (this.loading) return;
-    this.loading = true;
-    this.fetchKinds()
-      .then((list) => this.set({ kinds: new StageKinds(list), problem: null }))
-      .catch(() => undefined) // keep the labels we have
-      .finally(() => {
-        this.loading = false;
-      });
+    void this.load(true);
   };
 
   /** Try again now (after a failure; otherwise nothing). */

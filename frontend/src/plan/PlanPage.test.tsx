@@ -38,6 +38,7 @@ const PLAN: StudyPlan = {
   title: "Two weeks to the AI-lab infrastructure loop",
   description: "The plan.",
   language: "en",
+  fallback_fields: [],
   started_at: "2026-11-30T09:00:00Z",
   today: 2,
   days_done: 1,
@@ -48,6 +49,7 @@ const PLAN: StudyPlan = {
       phase: "Open-ended coding",
       focus: "Code first.",
       language: "en",
+      fallback_fields: [],
       practice: [practice({ status: "done", times_done: 2, stage_id: 11, loop_id: 3 })],
       done: true,
     },
@@ -57,6 +59,7 @@ const PLAN: StudyPlan = {
       phase: "Open-ended coding",
       focus: "",
       language: "en",
+      fallback_fields: [],
       practice: [practice({ stage: 2, stage_title: "Tokenizer — BPE encoder", minutes: 40 })],
       done: false,
     },
@@ -98,6 +101,7 @@ describe("PlanPage", () => {
     const repeat = screen.getByTestId("plan-recommendation");
     expect(within(repeat).getByText("Problem solving")).toBeTruthy();
     expect(within(repeat).getByText("level 1.5 of 4")).toBeTruthy();
+    expect(screen.queryByTestId("untranslated-note")).toBeNull();
   });
 
   it("Practise starts a loop of the item's template and opens its stage", async () => {
@@ -122,5 +126,16 @@ describe("PlanPage", () => {
     renderAt("/plan/two-week-ai-infra");
     expect((await screen.findByTestId("plan-today")).textContent).toBe("第 2 天，共 2 天");
     expect(screen.getByText("接下来重练")).toBeTruthy();
+    // The bank text came back in English: the page says so.
+    expect(screen.getByTestId("untranslated-note").textContent).toBe("尚未翻译——以英文显示");
+  });
+
+  it("says nothing about translation when the plan's text is in the interface's language", async () => {
+    await setLanguage("zh-Hans");
+    const translated = { ...PLAN, language: "zh-Hans", days: PLAN.days.map((day) => ({ ...day, language: "zh-Hans" })) };
+    vi.spyOn(api, "plan").mockResolvedValue(translated);
+    renderAt("/plan/two-week-ai-infra");
+    await screen.findByTestId("plan-today");
+    expect(screen.queryByTestId("untranslated-note")).toBeNull();
   });
 });

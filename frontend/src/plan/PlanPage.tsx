@@ -7,6 +7,8 @@ import { Link, Navigate, useNavigate, useParams } from "react-router";
 
 import { api, describeError, type StudyPlan, type StudyPlanDay, type StudyPlanPractice } from "../api/client";
 import { useMe } from "../auth/session";
+import { UntranslatedNote } from "../candidate/FeedbackLanguage";
+import { matchLanguage } from "../i18n";
 import { formatDateTime, formatNumber } from "../i18n/format";
 import { useStageKindLabel } from "../lib/stageKinds";
 import { useAsync } from "../lib/useAsync";
@@ -49,7 +51,7 @@ export function PlanPage() {
 }
 
 function PlanView({ plan, onChange }: { plan: StudyPlan; onChange: (plan: StudyPlan) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const me = useMe();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -76,6 +78,7 @@ function PlanView({ plan, onChange }: { plan: StudyPlan; onChange: (plan: StudyP
   return (
     <main id="main" className="page plan-page">
       <h1>{plan.title}</h1>
+      <UntranslatedNote objects={[plan, ...plan.days]} wanted={matchLanguage(i18n.language) ?? "en"} />
       <Markdown source={plan.description} className="muted" />
       <div className="plan-status row">
         {plan.started_at ? (
