@@ -11,10 +11,11 @@ Beneath the services, selectors and api (it reads only models), so any of them m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
+from urllib.parse import parse_qs
 
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
@@ -109,6 +110,20 @@ def _query_language(request: Any) -> str | None:
 def _header_language(request: Any) -> str:
     headers = getattr(request, "headers", None) or {}
     return accept_language(headers.get("Accept-Language", "")) or DEFAULT_LANGUAGE
+
+
+def socket_language(scope: Mapping[str, Any], user: Any) -> str:
+    """The language of a websocket's error frames, by the same contract as a request's:
+    `?lang=` on the socket's URL, the user's saved preference, the handshake's
+    Accept-Language (the browser sends it), English."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    headers = dict(scope.get("headers") or ())
+    return (
+        supported_language((query.get(QUERY_PARAMETER) or [""])[0])
+        or user_language(user)
+        or accept_language(headers.get(b"accept-language", b"").decode("latin-1"))
+        or DEFAULT_LANGUAGE
+    )
 
 
 def activate(language: str) -> None:

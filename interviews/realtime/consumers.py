@@ -24,9 +24,11 @@ from collections.abc import Awaitable, Callable
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db.models import Max
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from interviews.auth import user_with_role
+from interviews.i18n import socket_language, to_django
 from interviews.models import Stage, StageEvent
 from interviews.roles import role_of
 from interviews.selectors.access import can_drive_stage, can_see_private, is_stage_owner
@@ -138,6 +140,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
     credential_group: str | None = None  # the token's or session's (logout closes it)
     _present: bool = False  # joined the room's presence, and the leave is not recorded yet
     refused: bool = False  # closed for lost access: relays no more
+    language: str = "en"  # the language of its error frames (i18n.socket_language)
 
     async def __call__(self, scope, receive, send) -> None:
         self._delivery = asyncio.Lock()
@@ -242,8 +245,14 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         await self.receive_json(content, size=len(text_data.encode()))
 
     async def receive_json(self, content, size: int = 0, **kwargs) -> None:
+        # Refusals are sentences a person reads: in this socket's language (its `?lang=`,
+        # the user's choice, the browser's), as the API's errors are.
+        with translation.override(to_django(self.language)):
+            await self._receive(content, size)
+
+    async def _receive(self, content, size: int) -> None:
         if not isinstance(content, dict):
-            await self._error("Messages are JSON objects with a `type`.")
+            await self._error(_("Messages are JSON objects with a `type`."))
             return
         kind = content.get("type")
         handler = CLIENT_HANDLERS.get(kind) if isinstance(kind, str) else None
@@ -256,7 +265,9 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             await self._error(refusal.detail, code=refusal.code, ref=content.get("ref"))
             return
         if handler is None:
-            await self._error(f"Unknown message type {kind!r}.", ref=content.get("ref"))
+            await self._error(
+                _("Unknown message type %(kind)s.") % {"kind": repr(kind)}, ref=content.get("ref")
+            )
             return
         try:
             await handler(self, content)
@@ -316,7 +327,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
     async def on_chat(self, content: dict) -> None:
         if not await self._chat_allowed():
             await self._error(
-                "You sent too many chat messages; wait a little.",
+                _("You sent too many chat messages; wait a little."),
                 code="chat_rate_limited",
                 ref=content.get("ref"),
             )
@@ -426,6 +437,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             if fresh is None or not fresh.is_active:
                 return None
             self.user = fresh
+        self.language = socket_language(self.scope, self.user)
         try:
             stage = stage_for(self.user, self.stage_id)
         except DomainError:
@@ -498,7 +510,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         before it joined (down to `after`), then whatever the log holds past the cursor. Live
         events sent since the `hello` are not repeated, so nothing arrives twice."""
         if not isinstance(after, int) or isinstance(after, bool) or after < 0:
-            await self._error("`after` must be a non-negative sequence number.")
+            await self._error(_("`after` must be a non-negative sequence number."))
             return
         async with self._delivery:
             if after < self.floor:

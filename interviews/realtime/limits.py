@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
@@ -137,16 +138,22 @@ class MessageGate:
         refusal = None
         if size > limit.max_bytes:
             refusal = Refusal(
-                "message_too_large", f"A {kind} message is at most {limit.max_bytes} bytes."
+                "message_too_large",
+                _("A %(kind)s message is at most %(bytes)s bytes.")
+                % {"kind": kind, "bytes": limit.max_bytes},
             )
         elif not self._bucket(self.messages, kind, limit.burst, limit.per_s).take():
-            refusal = Refusal(limit.code, f"Too many {kind} messages; slow down.")
+            refusal = Refusal(
+                limit.code, _("Too many %(kind)s messages; slow down.") % {"kind": kind}
+            )
         elif limit.bytes_burst is not None and not self._bucket(
             self.bytes, kind, limit.bytes_burst, limit.bytes_per_s or 0
         ).take(size):
-            refusal = Refusal(limit.code, f"Too much {kind} data at once; slow down.")
+            refusal = Refusal(
+                limit.code, _("Too much %(kind)s data at once; slow down.") % {"kind": kind}
+            )
         if refusal is not None and not self.refusals.take():
-            return Refusal("abusive", "Too many refused messages.", close=True)
+            return Refusal("abusive", _("Too many refused messages."), close=True)
         return refusal
 
     def _bucket(self, buckets: dict, kind: str, burst: float, per_s: float) -> TokenBucket:
