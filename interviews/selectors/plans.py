@@ -51,7 +51,7 @@ class _Practice:
     stage_template: StageTemplate | None
     stages: list[Stage]
 
-    def as_dict(self, loop_slug: str, position: int) -> dict[str, Any]:
+    def as_dict(self, loop_slug: str, position: int, language: str) -> dict[str, Any]:
         done = [s for s in self.stages if s.status == Stage.Status.DONE]
         open_ = [s for s in self.stages if s.status != Stage.Status.DONE]
         # The stage to open: the newest unfinished one, else the newest finished one.
@@ -64,11 +64,15 @@ class _Practice:
             else ("not_started")
         )
         st = self.stage_template
+        loop_text = translation_of(self.template.i18n if self.template else None, language)
+        stage_text = child_translation(loop_text, "stages", position)
         return {
             "loop": loop_slug,
-            "loop_title": self.template.title if self.template else loop_slug,
+            "loop_title": loop_text.text("title", self.template.title)
+            if self.template
+            else loop_slug,
             "stage": position,
-            "stage_title": st.title if st else "",
+            "stage_title": stage_text.text("title", st.title) if st else "",
             "kind": st.kind if st else "",
             "minutes": st.minutes if st else 0,
             "status": status,
@@ -164,7 +168,7 @@ def study_plan_view(
     for number, day in enumerate(plan.days, start=1):
         day_text = child_translation(text, "days", number)
         practice = [
-            index[(p["loop"], p["stage"])].as_dict(p["loop"], p["stage"])
+            index[(p["loop"], p["stage"])].as_dict(p["loop"], p["stage"], language)
             for p in day.get("practice", ())
         ]
         days.append(

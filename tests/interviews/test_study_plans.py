@@ -201,6 +201,19 @@ def test_text_comes_in_the_requested_language_per_field(world, plan):
     assert (first["fallback_fields"], second["fallback_fields"]) == (["focus"], [])
 
 
+def test_practice_items_name_their_loop_and_stage_in_the_requested_language(world, plan):
+    template = m.LoopTemplate.objects.get(slug="ai-lab")
+    template.i18n = {"zh-Hans": {"title": "AI 实验室面试", "stages": {"1": {"title": "初筛"}}}}
+    template.save(update_fields=["i18n"])
+    first, second = study_plan_view(plan=plan, user=world.owner, language="zh-Hans")["days"]
+    (one,), (two,) = first["practice"], second["practice"]
+    assert (one["loop_title"], one["stage_title"]) == ("AI 实验室面试", "初筛")
+    english = m.StageTemplate.objects.get(loop_template=template, position=2).title
+    assert (two["loop_title"], two["stage_title"]) == ("AI 实验室面试", english)
+    english_view = study_plan_view(plan=plan, user=world.owner, language="en")
+    assert english_view["days"][0]["practice"][0]["loop_title"] == template.title
+
+
 # --- the API ------------------------------------------------------------------------------
 
 
