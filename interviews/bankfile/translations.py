@@ -28,6 +28,7 @@ numbers become strings, which `translations_from_json` turns back.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -255,6 +256,39 @@ def translations_from_json(data: Any) -> dict:
 
 # --- reading: one language, per field, English fallback -------------------------------
 
+# CJK characters and their punctuation (CJK symbols, kana, ideographs, full-width forms).
+_CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+_ENDS_CJK = re.compile(f"[{_CJK}][ \t]*$")
+_STARTS_CJK = re.compile(f"^[ \t]*[{_CJK}]")
+_FENCE = re.compile(r"^[ \t]*(```|~~~)")
+
+
+def joined_cjk_lines(text: str) -> str:
+    """`text` with each line break between two CJK characters removed. Translations are
+    wrapped at ~90 columns in the bank's YAML, and a break reads as a space wherever text
+    is shown — right between English words, a stray gap in Chinese ("三天设计， 两天深挖").
+    Fenced code, headings and blank lines (paragraphs) stay as written."""
+    if "\n" not in text:
+        return text
+    lines = text.split("\n")
+    out = [lines[0]]
+    in_code = bool(_FENCE.match(lines[0]))
+    for line in lines[1:]:
+        previous = out[-1]
+        if _FENCE.match(line):
+            in_code = not in_code
+        elif (
+            not in_code
+            and not previous.lstrip().startswith("#")
+            and _ENDS_CJK.search(previous)
+            and _STARTS_CJK.match(line)
+        ):
+            out[-1] = previous.rstrip(" \t") + line.lstrip(" \t")
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
 
 class Translation:
     """One object's fields in `language`, falling back to English per field, noting
@@ -276,7 +310,7 @@ class Translation:
         value = self.block.get(key or field)
         if isinstance(value, str) and value.strip():
             self.translated.add(field)
-            return value
+            return joined_cjk_lines(value)
         self.fallback.append(field)
         return english
 
@@ -285,7 +319,7 @@ class Translation:
         translated = isinstance(value, list) and len(value) == len(english)
         if self.requested != DEFAULT_LANGUAGE and translated:
             self.translated.add("levels")
-            return list(value)
+            return [joined_cjk_lines(level) for level in value]
         if self.requested != DEFAULT_LANGUAGE and english:
             self.fallback.append("levels")
         return list(english)

@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
+from interviews.bankfile.translations import joined_cjk_lines
 from interviews.models import LoopTemplate, Question, Stage
 from interviews.services.loops import loop_start
 from interviews.services.stages import stage_claim, stage_start
@@ -92,6 +93,7 @@ VISIBLE_TEXT = """(skip) => {
 def _strings(value: object) -> Iterable[str]:
     if isinstance(value, str):
         yield value
+        yield joined_cjk_lines(value)  # as served (interviews/bankfile/translations.py)
         yield from (line.strip() for line in value.splitlines())
     elif isinstance(value, dict):
         for item in value.values():

@@ -196,3 +196,23 @@ def test_the_admin_api_round_trips_translations(world, as_user):
     response = client.put(f"/api/v1/questions/{adder.pk}/", bad, format="json")
     assert response.status_code == 400
     assert response.json()["errors"]["i18n.zh-Hans.parts.9"] == ["no part 9"]
+
+
+# --- served text: wrapped lines ----------------------------------------------------------
+
+
+def test_a_wrapped_chinese_line_is_served_without_a_stray_space():
+    """The YAML wraps translations at ~90 columns; a break between two CJK characters
+    would read as a space wherever the text is shown (plain text or Markdown)."""
+    from interviews.bankfile.translations import joined_cjk_lines, translation_of
+
+    text = "三天系统设计，\n  两天项目深挖。\n\n## 标题\n正文\n第二行\n指出每个\nbug"
+    assert (
+        joined_cjk_lines(text) == "三天系统设计，两天项目深挖。\n\n## 标题\n正文第二行指出每个\nbug"
+    )
+    code = "看代码：\n```python\n# 第一\n# 第二\n```\n完"
+    assert joined_cjk_lines(code) == code
+    assert joined_cjk_lines("one\ntwo") == "one\ntwo"
+    served = translation_of({"zh-Hans": {"title": "甲\n乙", "levels": ["一\n二"] * 4}}, "zh-Hans")
+    assert served.text("title", "A B") == "甲乙"
+    assert served.levels(["a", "b", "c", "d"]) == ["一二"] * 4
