@@ -289,7 +289,6 @@ def joined_cjk_lines(text: str) -> str:
     return "\n".join(out)
 
 
-
 class Translation:
     """One object's fields in `language`, falling back to English per field, noting
     which fell back: `language` is the language the object's text is in (the requested
