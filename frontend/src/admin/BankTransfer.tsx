@@ -133,10 +133,23 @@ export function BankTransfer() {
       <form className="card import-form" onSubmit={submit} aria-labelledby="import-title">
         <h2 id="import-title">{t("admin:transfer.importTitle")}</h2>
         <p className="small muted">{t("admin:transfer.allOrNothing")}</p>
-        <label>
-          {t("admin:transfer.file")}
-          <input type="file" accept=".yaml,.yml,application/yaml,text/yaml" onChange={(e) => void onFile(e.target.files?.[0])} />
-        </label>
+        {/* Our own button: the browser's file input speaks the browser's language. */}
+        <div className="file-pick">
+          <span id="bank-file-label">{t("admin:transfer.file")}</span>
+          <label className="button secondary small file-pick-button">
+            {t("admin:transfer.chooseFile")}
+            <input
+              type="file"
+              className="sr-only"
+              aria-labelledby="bank-file-label"
+              accept=".yaml,.yml,application/yaml,text/yaml"
+              onChange={(e) => void onFile(e.target.files?.[0])}
+            />
+          </label>
+          <span className="small muted" data-testid="chosen-file">
+            {file ? file.name : t("admin:transfer.noFile")}
+          </span>
+        </div>
         <label>
           {file ? t("admin:transfer.pasteInstead") : t("admin:transfer.paste")}
           <textarea className="mono" rows={12} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} placeholder={"questions:\n  - slug: …"} aria-label={t("admin:transfer.yamlLabel")} disabled={file !== null} />
