@@ -1,6 +1,8 @@
 """Stages as the candidate works them: detail, the clock, answers, review comments, the
 review score and the event log."""
 
+from typing import Any
+
 from django.urls import path
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -14,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from interviews import access
-from interviews.models import Question, Stage
+from interviews.models import Answer, Question, Stage
 from interviews.models.bank import FlawCategory
 from interviews.realtime.events import event_message
 from interviews.selectors.stages import (
@@ -23,6 +25,7 @@ from interviews.selectors.stages import (
     stage_events_for,
     stage_for,
     stage_question_get,
+    stage_state_for,
 )
 from interviews.services.answers import answer_save
 from interviews.services.reviews import (
@@ -150,7 +153,7 @@ class StageAnswerApi(PracticeApi):
         "only the fields given change. Candidate only, while the stage is live.",
     )
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = stage_for(request.user, stage_id)
+        stage = stage_state_for(request.user, stage_id)  # the autosave: one light query
         serializer = AnswerInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -162,7 +165,24 @@ class StageAnswerApi(PracticeApi):
             notes=data.get("notes"),
             scene=data.get("scene"),
         )
-        return Response(AnswerOutSerializer(answer).data)
+        return Response(answer_out(answer))
+
+
+_UPDATED_AT = serializers.DateTimeField()
+
+
+def answer_out(answer: Answer) -> dict[str, Any]:
+    """`AnswerOutSerializer`'s output, built directly: a ModelSerializer builds its fields
+    from the model on every call, a noticeable part of an autosave's CPU (issue #15).
+    `tests/interviews/api/test_answer_autosave.py` pins that the two agree."""
+    return {
+        "id": answer.pk,
+        "question": answer.question_id,
+        "text": answer.text,
+        "notes": answer.notes,
+        "scene": answer.scene,
+        "updated_at": _UPDATED_AT.to_representation(answer.updated_at),
+    }
 
 
 class ReviewCommentInputSerializer(StrictSerializer):

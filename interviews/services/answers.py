@@ -6,12 +6,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from interviews.access import access_stage_as_candidate
 from interviews.models import Answer, Question, Stage, StageQuestion
 from interviews.realtime.events import emit
+from interviews.selectors.stages import instance_from_columns
 
 from .errors import InvalidInput, StateConflict
 from .live import stage_on_answer_saved
@@ -31,11 +33,13 @@ def answer_save(
     stage-wide answer). Only the fields given change, so autosaving the whiteboard keeps
     the notes.
 
-    Checks that need no lock come first: every autosave of a stage queues on its row lock
-    (which numbers the stage's events), so the less done under it, the more saves a room
-    takes per second. Only the fields given are written: a text autosave does not rewrite
-    a large whiteboard scene. Autosaves of one answer that arrive while an earlier one is
-    being written are merged into the next write (`AnswerWrites`)."""
+    A typing candidate autosaves about once a second, so this is one of the two requests
+    the web serves most (issue #15). Every autosave of a stage queues on its row lock
+    (which numbers the stage's events; on SQLite, the database's write lock), so only the
+    write itself is done under it: the status check, one UPDATE of the given fields that
+    returns the answer, and the event. The scripted interviewer's look at the answer comes
+    after the commit. Autosaves of one answer that arrive while an earlier one is being
+    written are merged into the next write (`AnswerWrites`)."""
     access_stage_as_candidate(actor, stage, refusal=_("Only the stage's candidate saves answers."))
     changes = {
         name: value
@@ -48,11 +52,6 @@ def answer_save(
         )
     if question is not None:
         question_id = question.pk
-    if (
-        question_id is not None
-        and not StageQuestion.objects.filter(stage_id=stage.pk, question_id=question_id).exists()
-    ):
-        raise InvalidInput(errors={"question": [_("Not a question of this stage.")]})
     if transaction.get_connection().in_atomic_block:
         # Inside a caller's transaction another thread may not see (nor wait for) our
         # write: no merging there.
@@ -60,32 +59,95 @@ def answer_save(
     return _writes.save(stage=stage, actor=actor, question_id=question_id, changes=changes)
 
 
-@transaction.atomic
 def _answer_write(
     *, stage: Stage, actor: AbstractBaseUser, question_id: int | None, changes: dict[str, Any]
 ) -> Answer:
-    """One write of an answer under the stage's lock, and its `answer.saved` event."""
-    status = Stage.objects.select_for_update().filter(pk=stage.pk).values_list("status", flat=True)
-    if next(iter(status), None) != Stage.Status.LIVE:
+    """One write of an answer under the stage's lock and its `answer.saved` event; then,
+    committed, the scripted interviewer's turn."""
+    with transaction.atomic():
+        _stage_lock_live(stage.pk)
+        answer = _answer_update(stage_id=stage.pk, question_id=question_id, changes=changes)
+        if answer is None:  # the first save: an answer row exists only for a stage question
+            if (
+                question_id is not None
+                and not StageQuestion.objects.filter(
+                    stage_id=stage.pk, question_id=question_id
+                ).exists()
+            ):
+                raise InvalidInput(errors={"question": [_("Not a question of this stage.")]})
+            answer = Answer.objects.create(stage_id=stage.pk, question_id=question_id, **changes)
+        emit(
+            stage,
+            "answer.saved",
+            {"id": answer.pk, "question": question_id, "fields": sorted(changes)},
+            actor=actor,
+        )
+    stage_on_answer_saved(stage=stage, question_id=question_id, answer=answer)
+    return answer
+
+
+def _stage_lock_live(stage_id: int) -> None:
+    """Lock the stage's row (PostgreSQL; SQLite's transaction holds the write lock
+    already) and refuse unless it is live: a stage that finished, by Finish or at its
+    deadline (which locks the row too), takes no more answers."""
+    sql = f"SELECT {_q('status')} FROM {_q(Stage._meta.db_table)} WHERE {_q('id')} = %s"
+    if connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [stage_id])
+        row = cursor.fetchone()
+    if row is None or row[0] != Stage.Status.LIVE:
         raise StateConflict(
             _("Answers can be saved only while the stage is live."), code="stage_not_live"
         )
-    answer = Answer.objects.filter(stage_id=stage.pk, question_id=question_id).first()
-    if answer is None:
-        answer = Answer(stage=stage, question_id=question_id, **changes)
-        answer.save()
+
+
+def _answer_update(
+    *, stage_id: int, question_id: int | None, changes: dict[str, Any]
+) -> Answer | None:
+    """Write the given fields of the answer in one UPDATE that returns the row, without
+    reading it first (None: there is no answer yet). Plain SQL, as the hot path of
+    autosaving: the ORM's read, then write, cost more CPU than the rest of the save."""
+    now = timezone.now()
+    fields = {name: Answer._meta.get_field(name) for name in (*changes, "updated_at")}
+    values = {**changes, "updated_at": now}
+    assignments = ", ".join(f"{_q(field.column)} = %s" for field in fields.values())
+    params = [field.get_db_prep_save(values[name], connection) for name, field in fields.items()]
+    where = f"{_q('stage_id')} = %s AND {_q('question_id')} "
+    params.append(stage_id)
+    if question_id is None:
+        where += "IS NULL"
     else:
-        for name, value in changes.items():
-            setattr(answer, name, value)
-        answer.save(update_fields=[*changes, "updated_at"])
-    emit(
-        stage,
-        "answer.saved",
-        {"id": answer.pk, "question": answer.question_id, "fields": sorted(changes)},
-        actor=actor,
+        where += "= %s"
+        params.append(question_id)
+    returned = ", ".join(_q(name) for name in ("id", "text", "notes", "scene"))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {_q(Answer._meta.db_table)} SET {assignments} WHERE {where}"
+            f" RETURNING {returned}",
+            params,
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    pk, text, notes, scene = row
+    decode = Answer._meta.get_field("notes").from_db_value
+    return instance_from_columns(
+        Answer,
+        {
+            "id": pk,
+            "stage_id": stage_id,
+            "question_id": question_id,
+            "text": text,
+            "notes": decode(notes, None, connection),
+            "scene": decode(scene, None, connection),
+            "updated_at": now,
+        },
     )
-    stage_on_answer_saved(stage=stage, question_id=answer.question_id)
-    return answer
+
+
+def _q(name: str) -> str:
+    return connection.ops.quote_name(name)
 
 
 @dataclass
@@ -115,8 +177,9 @@ class AnswerWrites:
     write wins, in arrival order) and waits for that round's write: the first save to find
     no write under way takes the round and writes it, everyone in it gets its outcome. So
     a save never returns before its fields are committed, and a burst of N saves costs
-    about two writes, not N queued on the stage's lock. Per web process (its request
-    threads); saves through other processes queue on the lock as before.
+    about two writes, not N queued on the stage's lock. Per web process (Django's ASGI
+    handler runs each request in a thread of its own); saves through other processes queue
+    on the lock. Idle, it costs a dictionary lookup and an uncontended lock.
     """
 
     def __init__(self) -> None:
@@ -142,6 +205,13 @@ class AnswerWrites:
                 slot.collecting = _Round()
             mine = slot.collecting
             mine.changes.update(changes)
+            waits = slot.writing
+        if waits:
+            # A save waiting for another's write holds no database connection: on
+            # PostgreSQL a web process has a pool of only DB_POOL_MAX_SIZE, and waiting
+            # saves holding them all would stall every other request of the process.
+            connection.close()
+        with slot.cond:
             while not mine.done and slot.writing:
                 slot.cond.wait()
             if not mine.done:  # no write under way: ours is the round collecting; take it

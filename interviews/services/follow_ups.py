@@ -34,8 +34,11 @@ def answer_words_of(stage: Stage, question_id: int | None) -> int:
     if question_id is None:
         return 0
     answer = Answer.objects.filter(stage=stage, question_id=question_id).first()
-    if answer is None:
-        return 0
+    return 0 if answer is None else answer_words(answer)
+
+
+def answer_words(answer: Answer) -> int:
+    """Words in an answer already loaded: its text and its design notes."""
     notes = answer.notes if isinstance(answer.notes, dict) else {}
     written = [answer.text, *(v for v in notes.values() if isinstance(v, str))]
     return sum(answer_word_count(part) for part in written)

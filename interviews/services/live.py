@@ -21,9 +21,18 @@ from django.utils.translation import gettext as _
 
 from interviews.access import access_stage, access_stage_as_candidate, access_stage_as_coach
 from interviews.judging.signals import part_passed
-from interviews.models import FollowUp, Stage, StageEvent, StageFollowUp, StageQuestion, Submission
+from interviews.models import (
+    Answer,
+    FollowUp,
+    Stage,
+    StageEvent,
+    StageFollowUp,
+    StageQuestion,
+    Submission,
+)
 from interviews.realtime.events import emit
 from interviews.selectors.stages import (
+    after_answer_progress,
     next_after_answer_follow_up,
     scripted_interviewer_active,
     time_remaining_ms,
@@ -213,26 +222,30 @@ def stage_on_part_passed(*, submission: Submission) -> list[StageFollowUp]:
         return []
 
 
-def stage_on_answer_saved(*, stage: Stage, question_id: int | None) -> list[StageFollowUp]:
+def stage_on_answer_saved(
+    *, stage: Stage, question_id: int | None, answer: Answer | None = None
+) -> list[StageFollowUp]:
     """After an answer to a question of a solo stage is saved: once the candidate has
     written `AFTER_ANSWER_MIN_WORDS` words beyond what the answer held when the question's
-    last follow-up was asked (or since the start), ask its next `after_answer` one."""
-    from .follow_ups import answer_words_of, stage_push_follow_up
+    last follow-up was asked (or since the start), ask its next `after_answer` one.
 
-    if question_id is None or not scripted_interviewer_active(stage):
+    `answer`: the answer as just saved, when the caller has it (the autosave), so it is
+    not read again. This runs after every autosave, so the cheapest checks come first:
+    one plain query says whether a follow-up is left and what the answer held when the
+    last one was asked; whether the scripted interviewer is on (in a coached stage, a
+    look at the coach's presence) is asked only when a follow-up would be."""
+    from .follow_ups import answer_words, answer_words_of, stage_push_follow_up
+
+    if question_id is None or stage.status != Stage.Status.LIVE:
         return []
-    follow_up = next_after_answer_follow_up(stage, question_id)
-    if follow_up is None:
+    follow_up_id, baseline = after_answer_progress(stage.pk, question_id)
+    if follow_up_id is None:
         return []
-    last = (
-        StageFollowUp.objects.filter(stage=stage, question_id=question_id)
-        .order_by("-created_at", "-id")
-        .first()
-    )
-    baseline = last.answer_words if last else 0
-    if answer_words_of(stage, question_id) - baseline < AFTER_ANSWER_MIN_WORDS:
+    words = answer_words(answer) if answer is not None else answer_words_of(stage, question_id)
+    if words - baseline < AFTER_ANSWER_MIN_WORDS or not scripted_interviewer_active(stage):
         return []
     try:
+        follow_up = FollowUp.objects.get(pk=follow_up_id)
         return [stage_push_follow_up(stage=stage, actor=None, follow_up=follow_up)]
     except StateConflict:
         return []  # asked concurrently

@@ -78,3 +78,47 @@ def test_a_save_to_a_finished_stage_is_refused_and_changes_nothing():
     with pytest.raises(answers.StateConflict):
         answers.answer_save(stage=stage, actor=world.owner, question=question, text="late")
     assert m.Answer.objects.get(stage=stage, question=question).text == "kept"
+
+
+def test_a_save_waiting_for_another_s_write_gives_its_database_connection_back(monkeypatch):
+    """On PostgreSQL a web process lends few connections (DB_POOL_MAX_SIZE): saves queued
+    behind a write must not hold them, or every other request of the process stalls."""
+    world = build_world()
+    stage, question = world.coding, world.coding_q
+    release = threading.Event()
+    write = answers._answer_write
+    writes: list[dict] = []
+
+    def slow_write(**kwargs):
+        writes.append(dict(kwargs["changes"]))
+        if len(writes) == 1:
+            assert release.wait(10)
+        return write(**kwargs)
+
+    monkeypatch.setattr(answers, "_answer_write", slow_write)
+    held_after: dict[int, bool] = {}
+
+    def save(n: int) -> None:
+        connection.ensure_connection()  # as a request that authenticated first
+        try:
+            answers.answer_save(stage=stage, actor=world.owner, question=question, text=f"v{n}")
+            held_after[n] = connection.connection is not None
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=save, args=(0,))]
+    threads[0].start()
+    while not writes:
+        time.sleep(0.01)
+    for n in (1, 2):
+        threads.append(threading.Thread(target=save, args=(n,)))
+        threads[-1].start()
+        time.sleep(0.05)
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert len(writes) == 2  # the two waiting saves were merged into one write
+    assert held_after[0] is True  # the first writer kept its connection throughout
+    assert sorted(held_after[n] for n in (1, 2)) == [False, True]  # the second write's
+    # writer connected again to write; the save it carried never did
+    assert m.Answer.objects.get(stage=stage, question=question).text == "v2"
