@@ -146,7 +146,7 @@ def test_submission_detail_joins_nothing_it_does_not_show(world: World, as_user)
 def test_a_submission_post_loads_the_stage_without_joins(world: World, as_user, monkeypatch):
     """The view checks the stage is visible; the service loads and locks it itself, so
     the view's lookup has no joins of the stage detail (loop, coach, scorecard)."""
-    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk: None)
+    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk, **_: None)
     client = as_user(world.owner)
     body = {
         "stage": world.coding.pk,
