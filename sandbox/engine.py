@@ -71,6 +71,11 @@ MAX_JOB_SECONDS = 900  # sweep backstop for containers whose worker vanished
 SLOT_ENTRYPOINT = ["/usr/bin/python3", "-I", "-B", "/opt/mockloop/slot.pyc"]
 TWO_LAYER, CONTAINER_PER_JOB = "two-layer", "container"
 HEALTH_CHECK_S = 3.0
+# A warm container that ended a job cleanly this recently is used without a ping first
+# (its PID 1 exits only after MOCKLOOP_IDLE_TIMEOUT_S idle, minutes): back-to-back jobs
+# skip a round trip through dockerd. If it died anyway (killed from outside), the job
+# finds it gone before anything ran and runs again in a fresh one.
+SLOT_FRESH_S = 30.0
 
 
 class SandboxUnavailable(RuntimeError):
@@ -121,6 +126,7 @@ class Slot:
     born: float
     warm: bool  # started ahead of the job that takes it
     jobs: int = 0
+    ended: float = 0.0  # when its last job ended cleanly (monotonic; 0: none yet)
 
 
 def _owner() -> str:
@@ -480,29 +486,42 @@ class Engine:
         self, profile: Profile, job: dict, *, deadline_s: float, max_output_bytes: int, on_frame
     ) -> RawRun:
         started = time.monotonic()
-        raw = RawRun()
         line = json.dumps(job, separators=(",", ":")).encode() + b"\n"
-        slot = self._take_slot(profile)
-        raw.acquire_ms = (time.monotonic() - started) * 1000
-        raw.container_id, raw.warm = slot.cid, slot.warm
-        clean = False
-        try:
-            slot.sock.settimeout(max(1.0, deadline_s))
-            slot.sock.sendall(line)
-            clean = self._read(
-                slot.sock, raw, started + deadline_s, max_output_bytes, on_frame, until="slot-end"
-            )
-        except OSError as exc:
-            raw.error = raw.error or f"lost the sandbox connection: {exc}"
-        finally:
-            slot.jobs += 1
-            slot.warm = True
-            self._release(slot, clean)
-            raw.total_ms = (time.monotonic() - started) * 1000
-        return raw
+        while True:
+            raw = RawRun()
+            slot, checked = self._take_slot(profile)
+            raw.acquire_ms = (time.monotonic() - started) * 1000
+            raw.container_id, raw.warm = slot.cid, slot.warm
+            clean = False
+            try:
+                slot.sock.settimeout(max(1.0, deadline_s))
+                slot.sock.sendall(line)
+                clean = self._read(
+                    slot.sock,
+                    raw,
+                    started + deadline_s,
+                    max_output_bytes,
+                    on_frame,
+                    until="slot-end",
+                )
+            except OSError as exc:
+                raw.error = raw.error or f"lost the sandbox connection: {exc}"
+            finally:
+                slot.jobs += 1
+                slot.warm = True
+                if clean:
+                    slot.ended = time.monotonic()
+                self._release(slot, clean)
+                raw.total_ms = (time.monotonic() - started) * 1000
+            if clean or checked or raw.frames or raw.host_killed:
+                return raw
+            # an unpinged warm container that was gone before its runner said hello:
+            # nothing of the job ran; once more, in a container that answers
 
-    def _take_slot(self, profile: Profile) -> Slot:
-        """An idle, healthy warm container for ``profile``; a new one if there is none."""
+    def _take_slot(self, profile: Profile) -> tuple[Slot, bool]:
+        """An idle, healthy warm container for ``profile`` (a new one if there is none),
+        and whether it was started or pinged just now (else: it ended a job cleanly
+        under ``SLOT_FRESH_S`` ago, and is trusted to be alive)."""
         while True:
             with self._lock:
                 queue = self._slots.get(profile)
@@ -515,9 +534,13 @@ class Engine:
                     filling.result(timeout=30)
                 continue
             if slot is None:
-                return self._new_slot(profile, warm=False)
-            if time.monotonic() - slot.born < self.recycle_s and self._healthy(slot):
-                return slot
+                return self._new_slot(profile, warm=False), True
+            now = time.monotonic()
+            if now - slot.born < self.recycle_s:
+                if slot.ended and now - slot.ended < SLOT_FRESH_S:
+                    return slot, False
+                if self._healthy(slot):
+                    return slot, True
             self._retire(slot)
 
     def _new_slot(self, profile: Profile, *, warm: bool) -> Slot:

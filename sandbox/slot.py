@@ -103,7 +103,9 @@ def bwrap_argv(seccomp_fd: int, env: dict[str, str], binds: list[tuple[str, str]
         argv += ["--setenv", key, value]
     argv += ["--remount-ro", "/"]  # the sandbox's root (bubblewrap's tmpfs) too
     argv += ["--chdir", "/work", "--seccomp", str(seccomp_fd)]
-    argv += ["--", sys.executable, "-I", "-B", RUNNER]
+    # -S: the runner needs nothing of `site` (~1.8 ms of CPU at every start); the zygote
+    # gives the tests' scripts what it would (python_start.py)
+    argv += ["--", sys.executable, "-I", "-S", "-B", RUNNER]
     return argv
 
 

@@ -10,7 +10,8 @@ arguments and limits, plus the test's stdin, stdout and stderr as file descripto
 (``SCM_RIGHTS``). The zygote forks; the child applies the per-test limits of the exec
 path (own process group, ``RLIMIT_CPU``/``FSIZE``/``CORE``/``STACK``, ``oom_score_adj``
 1000, fds 0-2 only, the same environment) and runs the script as ``__main__`` the way
-``python3 -B main.py`` would (``sys.argv``, ``sys.path[0]``, fresh stdio on fds 0-2,
+the exec path does (``sandbox/python_start.py``, shared with it: ``sys.argv``,
+``sys.path[0]``, ``site``'s builtins and directories, fresh stdio on fds 0-2,
 Python's default signal handlers, exit status, traceback, ``atexit``, non-daemon threads
 joined, buffers flushed). The zygote waits for it (``wait4``: CPU time and peak RSS),
 kills and reaps whatever it left behind (``kill(-1)``: the zygote is a child subreaper,
@@ -32,8 +33,8 @@ What a test's process can see, and why this is safe (the trade-off against exec)
 - Each test is a fresh fork that never ran another test's code; files are cleaned by the
   runner between tests as before. What the tests of one job share: modules already
   imported by the runner (e.g. ``ctypes``, ``select``; ``json`` for function mode), the
-  hash-randomisation seed, the interpreter's flags (``sys.flags.isolated`` is 1: the
-  runner runs with ``-I -B``; no user site-packages exist in the image anyway), and CPU
+  hash-randomisation seed, the interpreter's flags (``sys.flags.isolated`` and
+  ``no_site`` are 1, as on the exec path: the runner runs with ``-I -S -B``), and CPU
   time excludes the interpreter's start-up (in the candidate's favour).
 - The zygote is non-dumpable (no ptrace; ``/proc/<pid>/mem``, ``environ``, ``fd`` are
   root's) and its socket is closed in the child. A test *can* signal it (same uid): that
@@ -46,15 +47,14 @@ What a test's process can see, and why this is safe (the trade-off against exec)
 
 import _signal as signal  # not `signal`: it imports enum
 import _socket
-import atexit
-import builtins
 import gc
 import io
 import os
 import resource
 import sys
 import time
-from importlib.machinery import SourceFileLoader
+
+from python_start import exit_code, run_script, site_builtins  # beside us in the image
 
 MAX_FD = 4096
 SHIELDED = (
@@ -115,61 +115,6 @@ def _fresh_stdio() -> None:
         setattr(sys, f"__{name}__", text)
 
 
-def _exit_status(exc: SystemExit) -> int:
-    code = exc.code
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code if -(2**31) <= code < 2**31 else -1
-    try:  # noqa: SIM105 - no contextlib: it is not imported by the runner
-        sys.stderr.write(f"{code}\n")
-    except Exception:  # noqa: BLE001
-        pass
-    return 1
-
-
-def _run_script(argv: list[str]) -> int:
-    """Run ``argv[0]`` as ``__main__`` like the interpreter's own script start-up."""
-    script = argv[0]
-    sys.argv = list(argv)
-    sys.orig_argv = [sys.executable, "-B", *argv]
-    sys.path.insert(0, os.path.dirname(script))
-    main = type(sys)("__main__")
-    main.__file__ = script
-    main.__cached__ = None
-    main.__loader__ = SourceFileLoader("__main__", script)
-    main.__builtins__ = builtins
-    sys.modules["__main__"] = main
-    try:
-        with open(script, "rb") as fh:
-            code = compile(fh.read(), script, "exec", dont_inherit=True)
-        exec(code, main.__dict__)
-        status = 0
-    except SystemExit as exc:
-        status = _exit_status(exc)
-    except BaseException as exc:  # noqa: BLE001 - reported like an uncaught exception
-        tb = exc.__traceback__
-        exc.__traceback__ = tb.tb_next if tb is not None else None  # not our own frame
-        sys.excepthook(type(exc), exc, exc.__traceback__)
-        status = 1
-    # the interpreter's shutdown, in its order: threads, atexit, flush
-    try:
-        if "threading" in sys.modules:
-            sys.modules["threading"]._shutdown()
-        atexit._run_exitfuncs()
-    except SystemExit as exc:
-        status = _exit_status(exc)
-    except BaseException:  # noqa: BLE001
-        pass
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except Exception:  # noqa: BLE001 - e.g. EFBIG past the output limit
-            if stream is sys.stdout and status == 0:
-                status = 120  # what the interpreter exits with when the flush fails
-    return status
-
-
 def _child(libc, argv, fds, cwd: str, cpu_s: int, fsize: int, stack: int) -> None:
     try:
         for sig in SHIELDED:  # what a fresh interpreter has
@@ -196,10 +141,10 @@ def _child(libc, argv, fds, cwd: str, cpu_s: int, fsize: int, stack: int) -> Non
         finally:
             os._exit(127)
     try:
-        status = _run_script(argv)
+        status = run_script(argv)
     except BaseException:  # noqa: BLE001
         status = 1
-    os._exit(status & 0xFF if status >= 0 else 255)
+    os._exit(exit_code(status))
 
 
 def _kill_leftovers(deadline_s: float = 2.0) -> None:
@@ -237,6 +182,7 @@ def _receive(sock):
 def serve(sock, env: dict, libc) -> int:
     """The zygote's loop (in the child the runner forked); returns when the runner is gone."""
     _setup(libc, env)
+    site_builtins()  # the runner runs without `site`; a test's script gets what it gives
     gc.collect()
     gc.freeze()  # children do not copy-on-write the zygote's objects when they collect
     while True:

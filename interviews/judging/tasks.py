@@ -42,10 +42,12 @@ RUN_PRIORITY = 0
 SUBMIT_PRIORITY = 6
 
 
-def queue_judging(submission_id: int) -> None:
+def queue_judging(submission_id: int, *, mode: str | None = None) -> None:
     """Hand the submission to the judge, runs ahead of submits. If the broker is
-    unreachable the row stays queued and the requeue sweep (beat) sends it again later."""
-    mode = Submission.objects.filter(pk=submission_id).values_list("mode", flat=True).first()
+    unreachable the row stays queued and the requeue sweep (beat) sends it again later.
+    ``mode`` if the caller has it (the POST does), else read from the row."""
+    if mode is None:
+        mode = Submission.objects.filter(pk=submission_id).values_list("mode", flat=True).first()
     priority = RUN_PRIORITY if mode == Submission.Mode.RUN else SUBMIT_PRIORITY
     try:
         judge_submission.apply_async((submission_id,), priority=priority)

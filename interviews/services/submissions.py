@@ -6,7 +6,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from interviews.access import access_stage_as_candidate, access_stage_clock
@@ -96,7 +96,10 @@ def _check_in_flight(author: AbstractBaseUser) -> None:
     occupy the judge at once, so one candidate cannot hold every worker. Counted under a
     lock on the author's row: two requests at once cannot both take the last slot."""
     limit = settings.JUDGE_MAX_IN_FLIGHT_PER_USER
-    get_user_model().objects.select_for_update().filter(pk=author.pk).first()
+    # (SQLite has no row locks, and Django drops FOR UPDATE there: the query would lock
+    # nothing; its writers take the database's one write lock instead)
+    if connection.features.has_select_for_update:
+        get_user_model().objects.select_for_update().filter(pk=author.pk).first()
     in_flight = Submission.objects.filter(
         author=author, status__in=[Submission.Status.QUEUED, Submission.Status.RUNNING]
     ).count()
@@ -112,8 +115,8 @@ def _check_in_flight(author: AbstractBaseUser) -> None:
 
 def _announce_and_queue(submission: Submission, *, actor: AbstractBaseUser | None) -> None:
     emit(submission.stage, "submission.status", submission_status_payload(submission), actor=actor)
-    submission_id = submission.pk
-    transaction.on_commit(lambda: queue_judging(submission_id))
+    submission_id, mode = submission.pk, submission.mode
+    transaction.on_commit(lambda: queue_judging(submission_id, mode=mode))
 
 
 @transaction.atomic

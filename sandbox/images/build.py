@@ -58,6 +58,7 @@ RUNNER_INPUTS = (
     "slot.py",
     "inner_seccomp.py",
     "zygote.py",
+    "python_start.py",
     "wrappers/function_python.py",
     "wrappers/function_node.js",
     "wrappers/snapshot_node.js",

@@ -4,7 +4,8 @@ Pinned here (real Docker, real runner images): the warm container is reused and 
 hardened; nothing one submission leaves (files in /dev/shm and /dev/mqueue, SysV IPC,
 an abstract socket, a daemon) reaches the next one in the same container; candidate
 code cannot create namespaces, mount or use io_uring; containers are recycled after N
-jobs, after T seconds, after an abnormal end and when they stop answering; the fallback
+jobs, after T seconds, after an abnormal end and when they stop answering (a job that
+finds its unpinged container gone runs again in a fresh one); the fallback
 engine (one container per job) still works.
 """
 
@@ -189,6 +190,27 @@ def test_a_container_that_stopped_answering_is_replaced(slot_engine) -> None:
     second = _run(slot_engine, "print(1)\n", [Test("", "1\n")])
     assert second.verdict == "accepted", second.error
     assert second.container_id != first.container_id
+
+
+def test_back_to_back_jobs_skip_the_ping(slot_engine, monkeypatch) -> None:
+    """A warm container that has just ended a job cleanly takes the next one without a
+    round trip first; one idle for longer is pinged again (a dead one that was not
+    pinged is covered above: the job runs again in a fresh container)."""
+    import sandbox.engine
+
+    first = _run(slot_engine, "print(1)\n", [Test("", "1\n")])
+    pinged = []
+    healthy = slot_engine._healthy
+    monkeypatch.setattr(
+        slot_engine, "_healthy", lambda slot: pinged.append(slot.cid) or healthy(slot)
+    )
+    second = _run(slot_engine, "print(2)\n", [Test("", "2\n")])
+    assert (second.verdict, second.container_id) == ("accepted", first.container_id)
+    assert pinged == []
+    monkeypatch.setattr(sandbox.engine, "SLOT_FRESH_S", 0.0)
+    third = _run(slot_engine, "print(3)\n", [Test("", "3\n")])
+    assert (third.verdict, third.container_id) == ("accepted", first.container_id)
+    assert pinged == [first.container_id]
 
 
 def test_warm_container_hardening(slot_engine) -> None:

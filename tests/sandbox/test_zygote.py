@@ -45,6 +45,11 @@ PARITY = {
     "sys.exit with a message": ("import sys\nsys.exit('bye')\n", ""),
     "sys.exit(3)": ("import sys\nsys.exit(3)\n", ""),
     "exit() builtin from site": ("print('x')\nexit(4)\n", ""),
+    "site's other builtins and directories": (
+        "import sys\nprint(type(quit).__name__, type(help).__name__, type(license).__name__)\n"
+        "print([p for p in sys.path if 'dist-packages' in p], sys.flags.no_site)\nquit()\n",
+        "",
+    ),
     "atexit and threads": (
         "import atexit, threading, time\natexit.register(lambda: print('atexit'))\n"
         "def work():\n    time.sleep(0.1)\n    print('thread', flush=True)\n"
@@ -106,6 +111,27 @@ def test_function_mode_through_the_zygote(clean_host, exec_engine) -> None:
         result = _run(engine, code, tests, io="function", entrypoint="add")
         assert [t.verdict for t in result.tests] == ["accepted", "accepted", "wrong_answer"]
         assert [t.stderr for t in result.tests] == ["debug\n"] * 3
+
+
+SITE_FOR_A_SCRIPT = (
+    "import os, site, sys\n"
+    "wanted = [p for p in site.getsitepackages() if os.path.isdir(p)]\n"
+    "print([p for p in sys.path if p in wanted] == wanted, wanted != [], sys.flags.no_site)\n"
+    "print(sys.path[0], 'site' in sys.modules)\n"
+    "exit(4)\n"
+)
+
+
+def test_a_script_starts_without_site_and_gets_what_it_gives(clean_host, exec_engine) -> None:
+    """Both ways a Python test runs skip `site` (its start-up cost, once per test on the
+    exec path) and give the script what it would have had: the `exit`/`quit` builtins
+    and the image's dist-packages directories on sys.path, in site's order."""
+    for engine in (clean_host, exec_engine):
+        result = _run(engine, SITE_FOR_A_SCRIPT, [Test("")])
+        test = result.tests[0]
+        assert (test.verdict, test.exit_code) == ("runtime_error", 4), test
+        # `import site` under -S only imports it (its main() runs when start-up runs it)
+        assert test.output == "True True 1\n/work True\n", test
 
 
 def test_a_test_sees_nothing_of_the_other_tests(clean_host) -> None:

@@ -561,7 +561,7 @@ CASES = [
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_authorisation_matrix(case: Case, role: str, world: World, as_user, monkeypatch):
-    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk: None)
+    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk, **_: None)
     if case.prepare:
         case.prepare(world)
     client = as_user(world.user(role))

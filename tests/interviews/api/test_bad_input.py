@@ -45,7 +45,7 @@ def unchanged(world: World):
 
 @pytest.fixture(autouse=True)
 def _no_judging(monkeypatch):
-    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk: None)
+    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk, **_: None)
 
 
 def review_live(w: World) -> None:

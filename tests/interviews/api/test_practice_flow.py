@@ -12,7 +12,7 @@ API = "/api/v1"
 
 @pytest.fixture(autouse=True)
 def _no_judging(monkeypatch):
-    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk: None)
+    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk, **_: None)
 
 
 @pytest.mark.django_db

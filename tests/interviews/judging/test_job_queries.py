@@ -146,7 +146,7 @@ def test_submission_detail_joins_nothing_it_does_not_show(world: World, as_user)
 def test_a_submission_post_loads_the_stage_without_joins(world: World, as_user, monkeypatch):
     """The view checks the stage is visible; the service loads and locks it itself, so
     the view's lookup has no joins of the stage detail (loop, coach, scorecard)."""
-    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk: None)
+    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk, **_: None)
     client = as_user(world.owner)
     body = {
         "stage": world.coding.pk,
@@ -163,3 +163,39 @@ def test_a_submission_post_loads_the_stage_without_joins(world: World, as_user, 
     assert len(ours) <= 16, ours
     assert not [sql for sql in ours if "interviews_scorecard" in sql]
     assert as_user(world.other).post(f"{API}/submissions/", body, format="json").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_submission_post_and_its_queuing_run_a_bounded_number_of_queries(
+    world: World, as_user, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The whole POST, sign-in and throttles included, and what runs on its commit
+    (queuing, the event's broadcast): the queuing reads nothing back, and on SQLite the
+    in-flight check takes no row lock (there are none)."""
+    from interviews.judging import tasks
+
+    queued = []
+    monkeypatch.setattr(
+        tasks.judge_submission, "apply_async", lambda args, **options: queued.append(args)
+    )
+    client = as_user(world.owner)
+    body = {
+        "stage": world.coding.pk,
+        "question": world.coding_q.pk,
+        "part": 1,
+        "language": "python",
+        "code": "print(3)",
+        "mode": "submit",
+    }
+    with (
+        CaptureQueriesContext(connection) as queries,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        response = client.post(f"{API}/submissions/", body, format="json")
+    assert response.status_code == 202, response.content
+    assert queued == [(response.json()["id"],)]
+    sqls = [q["sql"] for q in queries.captured_queries]
+    assert not [sql for sql in sqls if sql.startswith('SELECT "interviews_submission"."mode"')]
+    if not connection.features.has_select_for_update:
+        assert not [sql for sql in sqls if sql.startswith('SELECT "auth_user"')], sqls
+    assert len(sqls) <= (16 if connection.features.has_select_for_update else 15), sqls

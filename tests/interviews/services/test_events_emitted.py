@@ -45,7 +45,7 @@ from sandbox import TestResult as SandboxTestResult
 
 @pytest.fixture(autouse=True)
 def _no_judging(monkeypatch):
-    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk: None)
+    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk, **_: None)
 
 
 def new_events(stage, after):

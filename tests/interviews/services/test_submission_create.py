@@ -25,7 +25,7 @@ def create(world, **changes):
 
 def test_judging_is_queued_on_commit(world, monkeypatch, django_capture_on_commit_callbacks):
     queued = []
-    monkeypatch.setattr(service, "queue_judging", queued.append)
+    monkeypatch.setattr(service, "queue_judging", lambda pk, **_: queued.append(pk))
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         submission = create(world, stdin="4 5\n")
         assert queued == []
@@ -46,6 +46,24 @@ def test_queue_judging_hands_the_id_to_the_judge_task(world, monkeypatch):
     assert calls == [((42,), {"priority": tasks.SUBMIT_PRIORITY})]
 
 
+def test_the_post_queues_its_submission_without_reading_it_again(
+    world, monkeypatch, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """The service hands its mode to the queue: queuing on commit reads nothing."""
+    from interviews.judging import tasks
+
+    calls = []
+    monkeypatch.setattr(
+        tasks.judge_submission, "apply_async", lambda args, **options: calls.append(options)
+    )
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        create(world, mode="run")
+    with django_assert_num_queries(0):
+        for callback in callbacks:
+            callback()
+    assert [c["priority"] for c in calls] == [tasks.RUN_PRIORITY]
+
+
 def test_runs_are_queued_ahead_of_submits(world, monkeypatch):
     """Someone waiting on a run of the samples is not stuck behind bulk submits."""
     from interviews.judging import tasks
@@ -54,7 +72,7 @@ def test_runs_are_queued_ahead_of_submits(world, monkeypatch):
     monkeypatch.setattr(
         tasks.judge_submission, "apply_async", lambda args, **options: calls.append(options)
     )
-    monkeypatch.setattr(service, "queue_judging", lambda pk: None)
+    monkeypatch.setattr(service, "queue_judging", lambda pk, **_: None)
     run = create(world, mode="run")
     submit = create(world, mode="submit")
     tasks.queue_judging(submit.pk)
@@ -64,7 +82,7 @@ def test_runs_are_queued_ahead_of_submits(world, monkeypatch):
 
 
 def test_rules(world, monkeypatch):
-    monkeypatch.setattr(service, "queue_judging", lambda pk: None)
+    monkeypatch.setattr(service, "queue_judging", lambda pk, **_: None)
     with pytest.raises(TooLarge):
         create(world, code="x" * (64 * 1024 + 1))
     with pytest.raises(NotAllowed):
@@ -91,7 +109,7 @@ class Document:
 
 
 def test_auto_submit_at_the_deadline(world, monkeypatch):
-    monkeypatch.setattr(service, "queue_judging", lambda pk: None)
+    monkeypatch.setattr(service, "queue_judging", lambda pk, **_: None)
     m.Stage.objects.filter(pk=world.coding.pk).update(status="done")
     submission = service.submission_create_auto(
         stage=world.coding, question_id=world.coding_q.pk, document=Document("print(3)")
@@ -119,7 +137,7 @@ def test_auto_submit_at_the_deadline(world, monkeypatch):
 
 
 def test_go_is_accepted_when_the_question_lists_it(world, monkeypatch):
-    monkeypatch.setattr(service, "queue_judging", lambda pk: None)
+    monkeypatch.setattr(service, "queue_judging", lambda pk, **_: None)
     with pytest.raises(InvalidInput):
         create(world, language="go")
     m.Question.objects.filter(pk=world.coding_q.pk).update(languages=["python", "go"])
@@ -132,7 +150,7 @@ def test_a_candidate_has_at_most_two_submissions_in_flight(world, monkeypatch, s
     the deadline's auto-submit is never refused."""
     from interviews.services.errors import TooBusy
 
-    monkeypatch.setattr(service, "queue_judging", lambda pk: None)
+    monkeypatch.setattr(service, "queue_judging", lambda pk, **_: None)
     assert settings.JUDGE_MAX_IN_FLIGHT_PER_USER == 2
     first = create(world)
     create(world, mode="submit")
