@@ -4,8 +4,9 @@ event log, review comments and scorecard."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
@@ -13,7 +14,9 @@ from django.utils.translation import gettext as _
 
 from interviews import bank_cache
 from interviews.models import (
+    Answer,
     FollowUp,
+    Loop,
     Part,
     Question,
     ReviewComment,
@@ -28,6 +31,7 @@ from interviews.selectors.access import (
     can_act_as_coach,
     can_see_private,
     is_coach_or_admin,
+    stage_is_visible_to,
     stages_visible_to,
 )
 from interviews.selectors.rubrics import (
@@ -311,6 +315,110 @@ def stage_detail_for(user: AnyUser, stage_id: int) -> Stage:
     stage.rubric_obj = _scoring_rubric(stage, links)
     stage.scripted_follow_ups_left = scripted_left
     return stage
+
+
+# --- stage detail, as rows ------------------------------------------------------------
+
+#: The stage's own columns stage detail shows or decides on, and the few of its loop, its
+#: coach and its scorecard it needs (one query; the template's translations for the title).
+_DETAIL_STAGE_FIELDS = (
+    "id",
+    "loop_id",
+    "position",
+    "kind",
+    "title",
+    "minutes",
+    "rubric_id",
+    "rubric_version_id",
+    "status",
+    "started_at",
+    "deadline",
+    "paused_remaining_ms",
+    "finished_at",
+    "coach_requested",
+    "coach_id",
+)
+_DETAIL_JOINED_FIELDS = (
+    "coach__username",
+    "loop__coached",
+    "loop__candidate_id",
+    "loop__candidate__username",
+    "loop__template__i18n",
+    "scorecard__draft",
+)
+
+
+@dataclass
+class StageDetailRows:
+    """What stage detail shows of one stage besides the bank: plain rows, no bank text.
+
+    `stage` is a `Stage` (with its `loop`) built from one row, for the predicates that
+    take a stage; it also carries `coach_username`, `candidate_username`, `template_i18n`
+    and `scorecard_submitted`. `question_ids` are the stage's questions in order, `pushed`
+    its pushed follow-ups (oldest first) and `answers` its answers, as `values()` rows."""
+
+    stage: Stage
+    viewer_is_coach: bool
+    question_ids: list[int]
+    pushed: list[dict[str, Any]]
+    answers: list[dict[str, Any]]
+
+
+def stage_detail_rows(user: AnyUser, stage_id: int) -> StageDetailRows:
+    """The stage's own rows for stage detail, if the user may see it (else NotFound).
+
+    The hot path of the page every candidate and coach reloads: four light queries
+    (`values()`, few joins) instead of model graphs, and the visibility rule checked on
+    the loaded row (`stage_is_visible_to`, the row form of `stages_visible_to`: a shadow's
+    check is the one extra query). The bank's part is the caller's (cached per process)."""
+    row = (
+        Stage.objects.filter(pk=stage_id)
+        .values(*_DETAIL_STAGE_FIELDS, *_DETAIL_JOINED_FIELDS)
+        .first()
+    )
+    if row is None:
+        raise NotFound(_("Stage not found."))
+    stage = Stage(**{name: row[name] for name in _DETAIL_STAGE_FIELDS})
+    stage.loop = Loop(
+        pk=row["loop_id"], candidate_id=row["loop__candidate_id"], coached=row["loop__coached"]
+    )
+    if not stage_is_visible_to(user, stage):
+        raise NotFound(_("Stage not found."))
+    stage.coach_username = row["coach__username"]
+    stage.candidate_username = row["loop__candidate__username"]
+    stage.template_i18n = row["loop__template__i18n"]
+    stage.scorecard_submitted = row["scorecard__draft"] is False  # a draft does not count
+    question_ids = list(
+        StageQuestion.objects.filter(stage_id=stage_id)
+        .order_by("position")
+        .values_list("question_id", flat=True)
+    )
+    pushed = list(
+        StageFollowUp.objects.filter(stage_id=stage_id)
+        .order_by("created_at", "id")
+        .values(
+            "id",
+            "text",
+            "question_id",
+            "follow_up_id",
+            "unlocks_part",
+            "pushed_by__username",
+            "created_at",
+        )
+    )
+    # Answer's own ordering (stage, then question: the question's slug and version).
+    answers = list(
+        Answer.objects.filter(stage_id=stage_id)
+        .order_by("question__slug", "-question__version")
+        .values("id", "question_id", "text", "notes", "scene", "updated_at")
+    )
+    return StageDetailRows(
+        stage=stage,
+        viewer_is_coach=can_act_as_coach(user, stage),
+        question_ids=question_ids,
+        pushed=pushed,
+        answers=answers,
+    )
 
 
 # --- events, reviews, scorecards ------------------------------------------------------
