@@ -349,11 +349,10 @@ def main() -> None:
                 proc.kill()
         shutil.rmtree(tmp, ignore_errors=True)
         if args.postgres:
-            subprocess.run(
-                ["su", "postgres", "-c", f"dropdb --if-exists {pg_name}"],
-                check=False,
-                capture_output=True,
-            )
+            for drop in (f"dropdb --if-exists {pg_name}", f"dropuser --if-exists {pg_name}"):
+                # (scripts/postgres.sh made a role of the same name; a named one is kept)
+                if drop.startswith("dropdb") or "BENCH_PG_NAME" not in os.environ:
+                    subprocess.run(["su", "postgres", "-c", drop], check=False, capture_output=True)
 
 
 if __name__ == "__main__":
