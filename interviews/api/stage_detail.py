@@ -25,8 +25,6 @@ this output equals the serializers' for every stage kind, language, state and vi
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -52,9 +50,6 @@ from .practice_serializers import (
     StageQuestionCoachSerializer,
 )
 
-#: Pieces kept per process (a question in 3 languages for 2 audiences is 6).
-PIECES_MAX = 2048
-
 
 @dataclass(frozen=True)
 class QuestionPiece:
@@ -74,44 +69,7 @@ class QuestionPiece:
     rubric_id: int | None
 
 
-class _Pieces:
-    """A bounded LRU map for one bank generation; a new generation empties it."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.generation: int | None = None
-        self.entries: OrderedDict[tuple, Any] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, generation: int | None, key: tuple) -> Any:
-        if generation is None:
-            return None
-        with self.lock:
-            if generation != self.generation:
-                return None
-            value = self.entries.get(key)
-            if value is not None:
-                self.entries.move_to_end(key)
-            return value
-
-    def put(self, generation: int | None, key: tuple, value: Any) -> None:
-        if generation is None:
-            return
-        with self.lock:
-            if generation != self.generation:
-                self.entries.clear()
-                self.generation = generation
-            self.entries[key] = value
-            while len(self.entries) > self.limit:
-                self.entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.entries.clear()
-            self.generation = None
-
-
-_pieces = _Pieces(PIECES_MAX)
+_pieces = bank_cache.process_memo
 
 
 def pieces_clear() -> None:
@@ -218,7 +176,7 @@ def stage_detail_data(rows: StageDetailRows, *, now: datetime) -> dict[str, Any]
     stage = rows.stage
     coach_view = rows.viewer_is_coach
     language = content_language()
-    generation = bank_cache.bank_generation()
+    generation = rows.generation
 
     shown = coach_view or stage.status != Stage.Status.PENDING
     pieces = _question_pieces(rows.question_ids, language, coach_view, generation)

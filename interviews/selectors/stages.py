@@ -355,22 +355,26 @@ class StageDetailRows:
     `stage` is a `Stage` (with its `loop`) built from one row, for the predicates that
     take a stage; it also carries `coach_username`, `candidate_username`, `template_i18n`
     and `scorecard_submitted`. `question_ids` are the stage's questions in order, `pushed`
-    its pushed follow-ups (oldest first) and `answers` its answers, as `values()` rows."""
+    its pushed follow-ups (oldest first) and `answers` its answers, as `values()` rows;
+    `generation` the bank generation they were read under (None: cache unreachable)."""
 
     stage: Stage
     viewer_is_coach: bool
-    question_ids: list[int]
+    question_ids: tuple[int, ...]
     pushed: list[dict[str, Any]]
     answers: list[dict[str, Any]]
+    generation: int | None
 
 
 def stage_detail_rows(user: AnyUser, stage_id: int) -> StageDetailRows:
     """The stage's own rows for stage detail, if the user may see it (else NotFound).
 
-    The hot path of the page every candidate and coach reloads: four light queries
-    (`values()`, few joins) instead of model graphs, and the visibility rule checked on
-    the loaded row (`stage_is_visible_to`, the row form of `stages_visible_to`: a shadow's
-    check is the one extra query). The bank's part is the caller's (cached per process)."""
+    The hot path of the page every candidate and coach reloads: three light queries
+    (`values()`, few joins) instead of model graphs, the visibility rule checked on the
+    loaded row (`stage_is_visible_to`, the row form of `stages_visible_to`: a shadow's
+    check is the one extra query) and the stage's question ids, fixed once its loop
+    started, from the process memo. The bank's part is the caller's (cached per process
+    too)."""
     row = (
         Stage.objects.filter(pk=stage_id)
         .values(*_DETAIL_STAGE_FIELDS, *_DETAIL_JOINED_FIELDS)
@@ -388,11 +392,15 @@ def stage_detail_rows(user: AnyUser, stage_id: int) -> StageDetailRows:
     stage.candidate_username = row["loop__candidate__username"]
     stage.template_i18n = row["loop__template__i18n"]
     stage.scorecard_submitted = row["scorecard__draft"] is False  # a draft does not count
-    question_ids = list(
-        StageQuestion.objects.filter(stage_id=stage_id)
-        .order_by("position")
-        .values_list("question_id", flat=True)
-    )
+    generation = bank_cache.bank_generation()
+    question_ids = bank_cache.process_memo.get(generation, ("stage-questions", stage_id))
+    if question_ids is None:
+        question_ids = tuple(
+            StageQuestion.objects.filter(stage_id=stage_id)
+            .order_by("position")
+            .values_list("question_id", flat=True)
+        )
+        bank_cache.process_memo.put(generation, ("stage-questions", stage_id), question_ids)
     pushed = list(
         StageFollowUp.objects.filter(stage_id=stage_id)
         .order_by("created_at", "id")
@@ -418,6 +426,7 @@ def stage_detail_rows(user: AnyUser, stage_id: int) -> StageDetailRows:
         question_ids=question_ids,
         pushed=pushed,
         answers=answers,
+        generation=generation,
     )
 
 

@@ -187,16 +187,29 @@ def test_a_bank_edit_shows_at_once(busy, as_user):
 
 
 def test_pieces_are_reused_until_the_bank_changes(busy, as_user, django_assert_num_queries):
-    """Warm: the token, the stage, its question ids, pushed follow-ups and answers — no
-    bank row; after a bank edit the pieces are built again."""
+    """Warm: the token, the stage, its pushed follow-ups and answers — no bank row, and
+    not the stage's question ids; after a bank edit the pieces are built again."""
     client = as_user(busy.owner)
     url = f"{API}/stages/{busy.coding.pk}/"
     client.get(url)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(4):
         assert client.get(url).status_code == 200
     m.Part.objects.get(question=busy.coding_q, position=1).save()
     with CaptureQueriesContext(connection) as cold:
         assert client.get(url).status_code == 200
     assert any("interviews_question" in q["sql"] for q in cold.captured_queries)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(4):
         assert client.get(url).status_code == 200
+
+
+def test_a_stage_s_questions_edited_in_the_admin_show_at_once(busy, as_user):
+    """A stage's question ids are kept per process: fixed when its loop starts, they
+    change only through the admin, whose saves move the bank generation on."""
+    client = as_user(busy.owner)
+    url = f"{API}/stages/{busy.coding.pk}/"
+    assert [q["id"] for q in client.get(url).json()["questions"]] == [busy.coding_q.pk]
+    link = m.StageQuestion.objects.create(stage=busy.coding, question=busy.discussion_q, position=2)
+    ids = [q["id"] for q in client.get(url).json()["questions"]]
+    assert ids == [busy.coding_q.pk, busy.discussion_q.pk]
+    link.delete()
+    assert [q["id"] for q in client.get(url).json()["questions"]] == [busy.coding_q.pk]
