@@ -34,6 +34,7 @@ from interviews.selectors.access import (
     stage_is_visible_to,
     stages_visible_to,
 )
+from interviews.selectors.compiled import CompiledValues
 from interviews.selectors.rubrics import (
     ScoringRubric,
     scoring_rubric_live,
@@ -348,6 +349,39 @@ _DETAIL_JOINED_FIELDS = (
 )
 
 
+_DETAIL_STAGE = CompiledValues(
+    lambda stage_id: Stage.objects.filter(pk=stage_id).values(
+        *_DETAIL_STAGE_FIELDS, *_DETAIL_JOINED_FIELDS
+    )[:1],
+    "stage_id",
+)
+_DETAIL_PUSHED = CompiledValues(
+    lambda stage_id: (
+        StageFollowUp.objects.filter(stage_id=stage_id)
+        .order_by("created_at", "id")
+        .values(
+            "id",
+            "text",
+            "question_id",
+            "follow_up_id",
+            "unlocks_part",
+            "pushed_by__username",
+            "created_at",
+        )
+    ),
+    "stage_id",
+)
+# Answer's own ordering (stage, then question: the question's slug and version).
+_DETAIL_ANSWERS = CompiledValues(
+    lambda stage_id: (
+        Answer.objects.filter(stage_id=stage_id)
+        .order_by("question__slug", "-question__version")
+        .values("id", "question_id", "text", "notes", "scene", "updated_at")
+    ),
+    "stage_id",
+)
+
+
 @dataclass
 class StageDetailRows:
     """What stage detail shows of one stage besides the bank: plain rows, no bank text.
@@ -370,18 +404,16 @@ def stage_detail_rows(user: AnyUser, stage_id: int) -> StageDetailRows:
     """The stage's own rows for stage detail, if the user may see it (else NotFound).
 
     The hot path of the page every candidate and coach reloads: three light queries
-    (`values()`, few joins) instead of model graphs, the visibility rule checked on the
+    (`values()`, few joins, compiled once per thread: `selectors.compiled`) instead of
+    model graphs, the visibility rule checked on the
     loaded row (`stage_is_visible_to`, the row form of `stages_visible_to`: a shadow's
     check is the one extra query) and the stage's question ids, fixed once its loop
     started, from the process memo. The bank's part is the caller's (cached per process
     too)."""
-    row = (
-        Stage.objects.filter(pk=stage_id)
-        .values(*_DETAIL_STAGE_FIELDS, *_DETAIL_JOINED_FIELDS)
-        .first()
-    )
-    if row is None:
+    found = _DETAIL_STAGE.rows(stage_id=stage_id)
+    if not found:
         raise NotFound(_("Stage not found."))
+    row = found[0]
     stage = Stage(**{name: row[name] for name in _DETAIL_STAGE_FIELDS})
     stage.loop = Loop(
         pk=row["loop_id"], candidate_id=row["loop__candidate_id"], coached=row["loop__coached"]
@@ -401,25 +433,8 @@ def stage_detail_rows(user: AnyUser, stage_id: int) -> StageDetailRows:
             .values_list("question_id", flat=True)
         )
         bank_cache.process_memo.put(generation, ("stage-questions", stage_id), question_ids)
-    pushed = list(
-        StageFollowUp.objects.filter(stage_id=stage_id)
-        .order_by("created_at", "id")
-        .values(
-            "id",
-            "text",
-            "question_id",
-            "follow_up_id",
-            "unlocks_part",
-            "pushed_by__username",
-            "created_at",
-        )
-    )
-    # Answer's own ordering (stage, then question: the question's slug and version).
-    answers = list(
-        Answer.objects.filter(stage_id=stage_id)
-        .order_by("question__slug", "-question__version")
-        .values("id", "question_id", "text", "notes", "scene", "updated_at")
-    )
+    pushed = _DETAIL_PUSHED.rows(stage_id=stage_id)
+    answers = _DETAIL_ANSWERS.rows(stage_id=stage_id)
     return StageDetailRows(
         stage=stage,
         viewer_is_coach=can_act_as_coach(user, stage),
