@@ -29,10 +29,11 @@ def wait_http(url: str, proc: subprocess.Popen | None = None, timeout: float = 6
     raise SystemExit(f"server at {url} did not come up")
 
 
-def manage(env: dict, *args: str) -> str:
-    """`manage.py <args>` in the checkout with `env`; its stdout, or exit with its stderr."""
+def manage(env: dict, *args: str, checkout: Path = ROOT) -> str:
+    """`manage.py <args>` in the checkout (this one unless told) with `env`; its stdout, or
+    exit with its stderr."""
     out = subprocess.run(
-        [PY, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+        [PY, "manage.py", *args], cwd=checkout, env=env, capture_output=True, text=True, check=False
     )
     if out.returncode:
         raise SystemExit(f"manage.py {' '.join(args)} failed:\n{out.stderr[-3000:]}")

@@ -15,8 +15,9 @@ checks here before they read.
 
 The rules are the visibility selectors' (`stages_visible_to` and the `can_*` predicates
 in `interviews.selectors.access`): the querysets there decide what lists show, the checks here
-decide one object already loaded. `stage_is_visible_to` is the row form of
-`stages_visible_to`; a test pins that the two agree.
+decide one object already loaded. `stage_is_visible_to` (kept beside the selector, so the
+stage detail's selector uses it too) is the row form of `stages_visible_to`; a test pins
+that the two agree.
 
 An actor of None is the system (the scripted interviewer, the deadline): services that
 allow it say so and skip the check.
@@ -41,7 +42,7 @@ from interviews.selectors.access import (
     can_use_coach_queue,
     is_admin,
     is_stage_owner,
-    is_stage_shadow,
+    stage_is_visible_to,
     stage_waits_for_coach,
     stage_went_solo,
 )
@@ -53,18 +54,6 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
     AnyUser = AbstractBaseUser | AnonymousUser
-
-
-def stage_is_visible_to(user: AnyUser | None, stage: Stage) -> bool:
-    """Whether `stages_visible_to(user)` holds this stage: admins see every stage, the
-    candidate their own, a coach the stages assigned to them."""
-    if user is None or not user.is_authenticated:
-        return False
-    if is_admin(user):
-        return True
-    if stage.loop.candidate_id == user.pk or stage.coach_id == user.pk:
-        return True
-    return is_stage_shadow(user, stage)
 
 
 def access_stage(user: AnyUser | None, stage: Stage) -> Stage:

@@ -18,7 +18,9 @@ work. Hidden tests are never loaded here.
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +37,7 @@ from interviews.models import (
     Question,
     Rubric,
     RubricVersion,
+    StageQuestion,
     TestCase,
 )
 
@@ -44,6 +47,10 @@ GENERATION_KEY = "bank:generation"
 # Bounds how long an entry could outlive a lost generation bump (e.g. Redis down).
 ENTRY_SECONDS = 600
 BANK_MODELS = (Question, Part, TestCase, FollowUp, PlantedFlaw, Rubric, Dimension)
+#: Which questions a stage asks: fixed when its loop starts (one `bulk_create`, no
+#: signal), changed after only in the Django admin, so its writes move the generation on
+#: too and a stage's question ids may be kept in the process memo.
+STAGE_LINK_MODELS = (StageQuestion,)
 
 
 @dataclass
@@ -107,11 +114,60 @@ def _on_bank_write(sender: type, **kwargs: Any) -> None:
 
 
 def connect_signals() -> None:
-    for model in BANK_MODELS:
+    for model in (*BANK_MODELS, *STAGE_LINK_MODELS):
         post_save.connect(_on_bank_write, sender=model, dispatch_uid=f"bank_cache.{model.__name__}")
         post_delete.connect(
             _on_bank_write, sender=model, dispatch_uid=f"bank_cache.{model.__name__}.delete"
         )
+
+
+# --- the process memo ----------------------------------------------------------------------
+
+
+class ProcessMemo:
+    """Values derived from bank rows (a question's serialized payload, a stage's question
+    ids), kept in this process's memory under one bank generation: a value of another
+    generation is never returned, and a new one empties the memo. Bounded (LRU). With no
+    generation (the cache unreachable) nothing is kept."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.generation: int | None = None
+        self.entries: OrderedDict[tuple, Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, generation: int | None, key: tuple) -> Any:
+        if generation is None:
+            return None
+        with self.lock:
+            if generation != self.generation:
+                return None
+            value = self.entries.get(key)
+            if value is not None:
+                self.entries.move_to_end(key)
+            return value
+
+    def put(self, generation: int | None, key: tuple, value: Any) -> None:
+        if generation is None:
+            return
+        with self.lock:
+            if self.generation is not None and generation < self.generation:
+                return  # read before a bump (generations only grow: `_start_generation`)
+            if generation != self.generation:
+                self.entries.clear()
+                self.generation = generation
+            self.entries[key] = value
+            while len(self.entries) > self.limit:
+                self.entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.generation = None
+
+
+#: Stage detail's pieces: a question in 3 languages for 2 audiences is 6 entries.
+process_memo = ProcessMemo(limit=4096)
 
 
 # --- loading -----------------------------------------------------------------------------

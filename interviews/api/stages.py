@@ -21,7 +21,7 @@ from interviews.models.bank import FlawCategory
 from interviews.realtime.events import event_message
 from interviews.selectors.stages import (
     review_comments_of,
-    stage_detail_for,
+    stage_detail_rows,
     stage_events_for,
     stage_for,
     stage_question_get,
@@ -54,19 +54,13 @@ from .practice_serializers import (
     StageCoachSerializer,
     StageSummarySerializer,
 )
+from .stage_detail import stage_detail_data
 
 STAGE_DETAIL_SCHEMA = PolymorphicProxySerializer(
     component_name="StageDetail",
     serializers=[StageCandidateSerializer, StageCoachSerializer],
     resource_type_field_name=None,
 )
-
-
-def stage_detail_response(request: Request, stage_id: int, status_code: int = 200) -> Response:
-    stage = stage_detail_for(request.user, stage_id)
-    serializer_class = StageCoachSerializer if stage.viewer_is_coach else StageCandidateSerializer
-    data = serializer_class(stage, context={"now": timezone.now()}).data
-    return Response(data, status=status_code)
 
 
 class StageDetailApi(PracticeApi):
@@ -80,7 +74,9 @@ class StageDetailApi(PracticeApi):
         ),
     )
     def get(self, request: Request, stage_id: int) -> Response:
-        return stage_detail_response(request, stage_id)
+        # The serializers' response, assembled from cached bank pieces (stage_detail.py).
+        rows = stage_detail_rows(request.user, stage_id)
+        return Response(stage_detail_data(rows, now=timezone.now()))
 
 
 class StageStartInputSerializer(StrictSerializer):

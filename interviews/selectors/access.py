@@ -47,6 +47,20 @@ def is_stage_shadow(user: AnyUser, stage: Stage) -> bool:
     )
 
 
+def stage_is_visible_to(user: AnyUser | None, stage: Stage) -> bool:
+    """Whether `stages_visible_to(user)` holds this stage: admins see every stage, the
+    candidate their own, a coach the stages assigned to them (and those they shadow).
+    The row form of the queryset, for a stage already loaded; a test pins that the two
+    agree."""
+    if user is None or not user.is_authenticated:
+        return False
+    if is_admin(user):
+        return True
+    if stage.loop.candidate_id == user.pk or stage.coach_id == user.pk:
+        return True
+    return is_stage_shadow(user, stage)
+
+
 def can_shadow(user: AnyUser) -> bool:
     """Who may shadow a live interview: coaches (learning from, or calibrating with, a
     colleague) and admins; never a candidate."""

@@ -4,6 +4,7 @@ event log, review comments and scorecard."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -15,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from interviews import bank_cache
 from interviews.models import (
+    Answer,
     FollowUp,
     Loop,
     Part,
@@ -31,8 +33,10 @@ from interviews.selectors.access import (
     can_act_as_coach,
     can_see_private,
     is_coach_or_admin,
+    stage_is_visible_to,
     stages_visible_to,
 )
+from interviews.selectors.compiled import CompiledValues
 from interviews.selectors.rubrics import (
     ScoringRubric,
     scoring_rubric_live,
@@ -399,6 +403,133 @@ def stage_detail_for(user: AnyUser, stage_id: int) -> Stage:
     stage.rubric_obj = _scoring_rubric(stage, links)
     stage.scripted_follow_ups_left = scripted_left
     return stage
+
+
+# --- stage detail, as rows ------------------------------------------------------------
+
+#: The stage's own columns stage detail shows or decides on, and the few of its loop, its
+#: coach and its scorecard it needs (one query; the template's translations for the title).
+_DETAIL_STAGE_FIELDS = (
+    "id",
+    "loop_id",
+    "position",
+    "kind",
+    "title",
+    "minutes",
+    "rubric_id",
+    "rubric_version_id",
+    "status",
+    "started_at",
+    "deadline",
+    "paused_remaining_ms",
+    "finished_at",
+    "coach_requested",
+    "coach_id",
+)
+_DETAIL_JOINED_FIELDS = (
+    "coach__username",
+    "loop__coached",
+    "loop__candidate_id",
+    "loop__candidate__username",
+    "loop__template__i18n",
+    "scorecard__draft",
+)
+
+
+_DETAIL_STAGE = CompiledValues(
+    lambda stage_id: Stage.objects.filter(pk=stage_id).values(
+        *_DETAIL_STAGE_FIELDS, *_DETAIL_JOINED_FIELDS
+    )[:1],
+    "stage_id",
+)
+_DETAIL_PUSHED = CompiledValues(
+    lambda stage_id: (
+        StageFollowUp.objects.filter(stage_id=stage_id)
+        .order_by("created_at", "id")
+        .values(
+            "id",
+            "text",
+            "question_id",
+            "follow_up_id",
+            "unlocks_part",
+            "pushed_by__username",
+            "created_at",
+        )
+    ),
+    "stage_id",
+)
+# Answer's own ordering (stage, then question: the question's slug and version).
+_DETAIL_ANSWERS = CompiledValues(
+    lambda stage_id: (
+        Answer.objects.filter(stage_id=stage_id)
+        .order_by("question__slug", "-question__version")
+        .values("id", "question_id", "text", "notes", "scene", "updated_at")
+    ),
+    "stage_id",
+)
+
+
+@dataclass
+class StageDetailRows:
+    """What stage detail shows of one stage besides the bank: plain rows, no bank text.
+
+    `stage` is a `Stage` (with its `loop`) built from one row, for the predicates that
+    take a stage; it also carries `coach_username`, `candidate_username`, `template_i18n`
+    and `scorecard_submitted`. `question_ids` are the stage's questions in order, `pushed`
+    its pushed follow-ups (oldest first) and `answers` its answers, as `values()` rows;
+    `generation` the bank generation they were read under (None: cache unreachable)."""
+
+    stage: Stage
+    viewer_is_coach: bool
+    question_ids: tuple[int, ...]
+    pushed: list[dict[str, Any]]
+    answers: list[dict[str, Any]]
+    generation: int | None
+
+
+def stage_detail_rows(user: AnyUser, stage_id: int) -> StageDetailRows:
+    """The stage's own rows for stage detail, if the user may see it (else NotFound).
+
+    The hot path of the page every candidate and coach reloads: three light queries
+    (`values()`, few joins, compiled once per thread: `selectors.compiled`) instead of
+    model graphs, the visibility rule checked on the
+    loaded row (`stage_is_visible_to`, the row form of `stages_visible_to`: a shadow's
+    check is the one extra query) and the stage's question ids, fixed once its loop
+    started, from the process memo. The bank's part is the caller's (cached per process
+    too)."""
+    found = _DETAIL_STAGE.rows(stage_id=stage_id)
+    if not found:
+        raise NotFound(_("Stage not found."))
+    row = found[0]
+    stage = Stage(**{name: row[name] for name in _DETAIL_STAGE_FIELDS})
+    stage.loop = Loop(
+        pk=row["loop_id"], candidate_id=row["loop__candidate_id"], coached=row["loop__coached"]
+    )
+    if not stage_is_visible_to(user, stage):
+        raise NotFound(_("Stage not found."))
+    stage.coach_username = row["coach__username"]
+    stage.candidate_username = row["loop__candidate__username"]
+    stage.template_i18n = row["loop__template__i18n"]
+    stage.scorecard_submitted = row["scorecard__draft"] is False  # a draft does not count
+    generation = bank_cache.bank_generation()
+    question_ids = bank_cache.process_memo.get(generation, ("stage-questions", stage_id))
+    if question_ids is None:
+        question_ids = tuple(
+            StageQuestion.objects.filter(stage_id=stage_id)
+            .order_by("position")
+            .values_list("question_id", flat=True)
+        )
+        bank_cache.process_memo.put(generation, ("stage-questions", stage_id), question_ids)
+    pushed = _DETAIL_PUSHED.rows(stage_id=stage_id)
+    answers = _DETAIL_ANSWERS.rows(stage_id=stage_id)
+    return StageDetailRows(
+        stage=stage,
+        viewer_is_coach=can_act_as_coach(user, stage),
+        question_ids=question_ids,
+        pushed=pushed,
+        answers=answers,
+        generation=generation,
+    )
 
 
 # --- events, reviews, scorecards ------------------------------------------------------

@@ -1,7 +1,9 @@
-"""The ASGI app runs Django's middleware chain and views in one thread per request."""
+"""The ASGI app runs Django's middleware chain and views in one thread per request, a
+thread it reuses."""
 
 import asyncio
 import inspect
+import threading
 
 import pytest
 from asgiref.testing import ApplicationCommunicator
@@ -54,3 +56,57 @@ def test_requests_pass_every_middleware_and_errors_stay_json():
     assert headers[b"x-frame-options"] == b"DENY"  # Django's innermost
     status, headers, body = _get("/api/v1/me/")
     assert status == 401 and b"detail" in body  # DRF, through the whole chain
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_reuse_a_thread_of_the_pool(monkeypatch):
+    """One request after another: the same thread, not a new one per request."""
+    from mockloop import handlers
+
+    created: list[object] = []
+    original = handlers._RequestThread.__init__
+
+    def counting(self) -> None:
+        created.append(self)
+        original(self)
+
+    monkeypatch.setattr(handlers._RequestThread, "__init__", counting)
+    for _ in range(4):
+        assert _get("/healthz")[0] == 200
+    assert len(created) <= 1
+    assert django_asgi_app.threads._idle
+
+
+def test_a_thread_still_running_work_is_not_lent_again():
+    """A request whose client left may leave its view running: that thread ends after
+    it, and the next request gets another."""
+    from mockloop.handlers import RequestThreads
+
+    threads = RequestThreads(idle_max=2)
+    first = threads.lease()
+    threads.release(first)
+    assert threads.lease() is first  # reused
+    release = threading.Event()
+    first.submit(release.wait, 5)
+    threads.release(first)
+    assert threads.lease() is not first
+    release.set()
+
+
+def test_the_pool_keeps_at_most_its_idle_limit():
+    from mockloop.handlers import RequestThreads
+
+    threads = RequestThreads(idle_max=2)
+    leased = [threads.lease() for _ in range(4)]
+    for thread in leased:
+        threads.release(thread)
+    assert len(threads._idle) == 2
+
+
+def test_sqlite_request_threads_keep_their_connection():
+    from django.db import connections
+
+    settings_dict = connections.settings["default"]
+    if not settings_dict["ENGINE"].endswith("sqlite3"):
+        pytest.skip("PostgreSQL: the connection pool reuses connections")
+    assert settings_dict["CONN_MAX_AGE"] > 0 and settings_dict["CONN_HEALTH_CHECKS"]
