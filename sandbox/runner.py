@@ -950,13 +950,51 @@ NODE_WARM_PROCESS = frozenset(
         "setMaxListeners",
     ]
 )
+# node's globals that a vm context lacks and the harness does not provide
+NODE_WARM_MISSING_GLOBALS = [
+    "AbortController",
+    "AbortSignal",
+    "Blob",
+    "BroadcastChannel",
+    "ByteLengthQueuingStrategy",
+    "CompressionStream",
+    "CountQueuingStrategy",
+    "DOMException",
+    "DecompressionStream",
+    "Event",
+    "EventTarget",
+    "FormData",
+    "Headers",
+    "MessageChannel",
+    "MessageEvent",
+    "MessagePort",
+    "Performance",
+    "ReadableByteStreamController",
+    "ReadableStream",
+    "ReadableStreamBYOBReader",
+    "ReadableStreamBYOBRequest",
+    "ReadableStreamDefaultController",
+    "ReadableStreamDefaultReader",
+    "Request",
+    "Response",
+    "TextDecoderStream",
+    "TextEncoderStream",
+    "TransformStream",
+    "TransformStreamDefaultController",
+    "WritableStream",
+    "WritableStreamDefaultController",
+    "WritableStreamDefaultWriter",
+    "crypto",
+    "fetch",
+]
 CONTROL_FD = 3
 
 
 def node_warm_fits(code: str) -> bool:
     """Does the warm harness provide everything this program names? A static look, on
     the side of caution: any other `require`, `import(`, `module.` other than `exports`,
-    or `process.` member sends the program down the per-test path."""
+    `process.` member, or a node global the harness lacks (`AbortController`, `fetch`,
+    ...) sends the program down the per-test path."""
     if os.environ.get("MOCKLOOP_NODE_WARM") == "0":
         return False
     import re
@@ -973,6 +1011,9 @@ def node_warm_fits(code: str) -> bool:
     bare = re.sub(
         r"//[^\n]*|/\*.*?\*/|'(?:\\.|[^'\\\n])*'|\"(?:\\.|[^\"\\\n])*\"", "''", code, flags=re.S
     )
+    missing = "|".join(NODE_WARM_MISSING_GLOBALS)
+    if re.search(rf"\b(?:{missing})\b", bare):
+        return False
     for match in re.finditer(r"\bmodule\s*\.\s*(\w+)", bare):
         if match.group(1) not in ("exports", "id", "filename", "parent", "loaded", "path"):
             return False

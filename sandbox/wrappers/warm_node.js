@@ -48,7 +48,9 @@ const STDOUT_PATHS = new Map([
   ['/dev/stdout', 1], ['/proc/self/fd/1', 1], ['/dev/fd/1', 1],
   ['/dev/stderr', 2], ['/proc/self/fd/2', 2], ['/dev/fd/2', 2],
 ]);
-const FORMAT = { customInspect: false }; // a solution's inspect hook never gets our objects
+// util.inspect's defaults are process-wide (a program's inspect hook receives `inspect`):
+// put back after every test
+const INSPECT_DEFAULTS = { ...util.inspect.defaultOptions };
 
 let code;
 try {
@@ -186,7 +188,7 @@ function emitterOf(target) {
 function describe(err) {
   let stack;
   try {
-    stack = err && typeof err.stack === 'string' ? err.stack : `Uncaught ${util.inspect(err, FORMAT)}`;
+    stack = err && typeof err.stack === 'string' ? err.stack : `Uncaught ${util.inspect(err)}`;
   } catch {
     return 'Uncaught exception';
   }
@@ -213,6 +215,7 @@ class Test {
     this.exitCode = undefined;
     this.exit = null; // {code, signal} once the test must end
     this.ended = false;
+    this.checking = false; // an end-of-test check is scheduled
     this.cpu = process.cpuUsage();
     this.stdinPos = 0;
     this.context = vm.createContext(Object.create(null), {
@@ -249,12 +252,12 @@ class Test {
   }
 
   // ---- callbacks of this test only
-  guard(fn, { keep = false } = {}) {
+  guard(fn) {
     const test = this;
     this.pending += 1;
     let done = false;
     return function guarded(...args) {
-      if (!keep && !done) { done = true; test.pending -= 1; }
+      if (!done) { done = true; test.pending -= 1; }
       if (current !== test || test.ended || test.exit) return undefined;
       try {
         return fn.apply(this, args);
@@ -475,10 +478,15 @@ class Test {
       };
       rl.pause = () => rl;
       rl.resume = () => rl;
-      rl.setPrompt = () => {};
-      rl.prompt = () => {};
-      rl.write = () => {};
+      const output = options && options.output;
+      let promptText = '> ';
+      const show = (text) => { if (output && typeof output.write === 'function') output.write(text); };
+      rl.setPrompt = (text) => { promptText = String(text); };
+      rl.getPrompt = () => promptText;
+      rl.prompt = () => show(promptText);
+      rl.write = (text) => show(text);
       rl.question = (query, cb) => {
+        show(String(query));
         if (typeof cb === 'function') rl.once('line', cb);
       };
       const iterator = {
@@ -516,7 +524,7 @@ class Test {
       }
       return rl;
     };
-    return { createInterface, Interface: function Interface() {}, emitKeypressEvents() {} };
+    return { createInterface, Interface: function Interface(options) { return createInterface(options); } };
   }
 
   makeStdin() {
@@ -648,34 +656,38 @@ class Test {
 
   makeConsole() {
     const test = this;
-    const out = (fd) => (...args) => test.write(fd, `${util.formatWithOptions(FORMAT, ...args)}\n`);
+    const out = (fd) => (...args) => test.write(fd, indented(`${util.format(...args)}\n`));
     const counts = new Map();
     const timers = new Map();
+    let indent = ''; // console.group's
+    const indented = (text) => (indent ? text.replace(/^(?=.)/gm, indent) : text);
     return {
       log: out(1),
       info: out(1),
       debug: out(1),
-      dir: (value) => test.write(1, `${util.inspect(value, FORMAT)}\n`),
+      dir: (value, options) => test.write(1, indented(`${util.inspect(value, options)}\n`)),
       error: out(2),
       warn: out(2),
-      trace: (...args) => test.write(2, `Trace: ${util.formatWithOptions(FORMAT, ...args)}\n`),
+      trace: (...args) => test.write(2, indented(`Trace: ${util.format(...args)}\n`)),
       assert: (ok, ...args) => {
-        if (!ok) test.write(2, `Assertion failed${args.length ? `: ${util.formatWithOptions(FORMAT, ...args)}` : ''}\n`);
+        if (!ok) test.write(2, indented(`Assertion failed${args.length ? `: ${util.format(...args)}` : ''}\n`));
       },
       count: (label = 'default') => {
         counts.set(label, (counts.get(label) || 0) + 1);
-        test.write(1, `${label}: ${counts.get(label)}\n`);
+        test.write(1, indented(`${label}: ${counts.get(label)}\n`));
       },
       time: (label = 'default') => { timers.set(label, process.hrtime.bigint()); },
       timeEnd: (label = 'default') => {
         const start = timers.get(label);
         if (start === undefined) return;
         timers.delete(label);
-        test.write(1, `${label}: ${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(3)}ms\n`);
+        test.write(1, indented(`${label}: ${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(3)}ms\n`));
       },
-      group: () => {},
-      groupEnd: () => {},
-      table: out(1),
+      group: (...labels) => {
+        if (labels.length) out(1)(...labels);
+        indent += '  ';
+      },
+      groupEnd: () => { indent = indent.slice(2); },
     };
   }
 
@@ -688,13 +700,7 @@ class Test {
       path: () => ({ ...pathModule, posix: { ...pathModule.posix }, win32: { ...pathModule.win32 } }),
       os: () => ({ ...os, constants: os.constants }),
       buffer: () => ({ ...bufferModule }),
-      util: () => ({
-        ...util,
-        inspect: (value, options) => util.inspect(value, { ...options, ...FORMAT }),
-        format: (...args) => util.formatWithOptions(FORMAT, ...args),
-        formatWithOptions: (options, ...args) => util.formatWithOptions({ ...options, ...FORMAT }, ...args),
-        types: { ...util.types },
-      }),
+      util: () => ({ ...util, types: { ...util.types } }),
     };
     const require = (name) => {
       const key = typeof name === 'string' ? name.replace(/^node:/, '') : name;
@@ -737,7 +743,6 @@ class Test {
       atob: (text) => atob(text),
       btoa: (text) => btoa(text),
       structuredClone: (value, options) => structuredClone(value, options),
-      fetch: () => { throw new TypeError('fetch failed'); },
       queueMicrotask: (fn) => this.realm.Promise.resolve().then(this.guard(fn)),
       performance: { now: () => performance.now(), timeOrigin: performance.timeOrigin },
       setTimeout: setTimeoutFn,
@@ -836,6 +841,7 @@ class Test {
       code = Number(code) | 0;
     }
     this.ended = true;
+    util.inspect.defaultOptions = INSPECT_DEFAULTS;
     for (const entry of this.timers) entry.clear(entry.handle);
     this.timers.clear();
     for (const fd of this.files) {

@@ -30,6 +30,9 @@ PID = "console.log(process.pid);\n"
         ("console.log(process.execArgv);\n", False),
         ("const p = process; p.binding('fs');\n", False),
         ("console.log(module.constructor);\n", False),
+        ("const c = new AbortController();\n", False),
+        ("fetch('http://x');\n", False),
+        ("// fetch the input, then AbortController-style cancel\nconsole.log(1);\n", True),
     ],
 )
 def test_which_programs_run_warm(code, warm, monkeypatch) -> None:
@@ -63,8 +66,9 @@ def test_the_tests_of_a_submission_share_one_node(clean_host, per_test_engine) -
 
 # Every test looks for what an earlier test could have left, then leaves all of it: a
 # global, prototypes (its own realm's and, through Buffer, the host's), a patched fs,
-# Buffer, process, console and util, an open file, a pending timer and interval, a
-# promise that rejects later, and process.exit while all that is pending.
+# Buffer, process, console and util, inspect's defaults, an open file, open descriptors,
+# a pending timer and interval, a pending fs callback and fs promise, a promise that
+# rejects later, and process.exit while all that is pending.
 LEAVE_AND_LOOK = """\
 const fs = require('fs');
 const util = require('util');
@@ -88,6 +92,7 @@ setTimeout(() => {  // a while in: an earlier test's timers would have fired by 
   look('interval', fs.existsSync('/tmp/late-interval'));
   look('callback', fs.existsSync('/tmp/late-callback'));
   look('promise', fs.existsSync('/tmp/late-promise'));
+  look('inspect defaults', util.inspect({ a: { b: { c: {} } } }) !== '{ a: { b: { c: {} } } }');
   console.log(process.pid, seen.join(',') || 'clean');
   globalThis.left = 1;
   Array.prototype.left = 1;
@@ -105,6 +110,9 @@ setTimeout(() => {  // a while in: an earlier test's timers would have fired by 
   process.env.LEFT = '1';
   console.left = 1;
   attempt(() => { util.left = 1; util.inspect.left = 1; });
+  const hook = Symbol.for('nodejs.util.inspect.custom');
+  const tamper = (depth, options, inspect) => { inspect.defaultOptions = { depth: 0 }; return ''; };
+  console.log({ [hook]: tamper });
   fs.writeFileSync('/tmp/left', 'x');
   for (let i = 0; i < 20; i++) attempt(() => fs.openSync('/tmp/left', 'r'));
   setTimeout(() => fs.writeFileSync('/tmp/late-timer', 'x'), 5);
@@ -171,12 +179,14 @@ def test_a_test_over_a_limit_ends_its_node_and_the_next_gets_a_new_one(
 
 @pytest.mark.integration
 def test_an_infinite_loop_is_stopped_at_its_cpu_limit(clean_host) -> None:
-    limits = Limits(time_limit_ms=500, memory_limit_mb=128, wall_time_limit_ms=5000)
+    """The runner watches the warm node's CPU: the loop ends at its CPU limit, long before
+    the (here generous) wall-clock limit, whatever the machine's load."""
+    limits = Limits(time_limit_ms=500, memory_limit_mb=128, wall_time_limit_ms=20000)
     result = _run(clean_host, "for (;;) {}\n", [Test("", "")] * 3, limits=limits)
     first = result.tests[0]
     assert first.verdict == "time_limit", result.tests
     assert [t.verdict for t in result.tests[1:]] == ["skipped", "skipped"]
-    assert result.duration_ms < 2500, result.duration_ms  # the CPU limit, not the wall's
+    assert first.wall_ms < 15000, first
 
 
 @pytest.mark.integration
