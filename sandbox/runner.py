@@ -1204,7 +1204,7 @@ class WarmNode:
             }
             if reply["signal"] is not None:  # it ended the way a killed process would
                 self.stop()
-            return result, out, reply["stdout_size"], err[: stderr_cap + 64]
+            return result, out, reply["stdout_size"], err
         # killed here, or the node died by itself (V8's heap limit, the OOM killer, ...)
         pid = self.pid
         with _suppress(ProcessLookupError):
