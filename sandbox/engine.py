@@ -205,6 +205,9 @@ class Engine:
         # JavaScript tests start node from the image's start-up snapshot (see
         # sandbox/wrappers/snapshot_node.js); MOCKLOOP_SANDBOX_NODE_SNAPSHOT=0 turns it off
         self.node_snapshot = os.environ.get("MOCKLOOP_SANDBOX_NODE_SNAPSHOT", "1") != "0"
+        # JavaScript tests of a submission share one warm node, each in a fresh vm context
+        # (sandbox/wrappers/warm_node.js); MOCKLOOP_SANDBOX_NODE_WARM=0: a node per test
+        self.node_warm = os.environ.get("MOCKLOOP_SANDBOX_NODE_WARM", "1") != "0"
         self._lock = threading.Lock()
         self._pool: dict[Profile, deque[tuple[str, float]]] = {}
         self._wanted: dict[Profile, float] = {}
@@ -232,6 +235,8 @@ class Engine:
             env["MOCKLOOP_PREFORK"] = "python"  # the runner starts sandbox/zygote.py
         if profile.language == "javascript" and not self.node_snapshot:
             env["MOCKLOOP_NODE_SNAPSHOT"] = "0"  # the runner starts plain node
+        if profile.language == "javascript" and not self.node_warm:
+            env["MOCKLOOP_NODE_WARM"] = "0"  # a node per test
         return env
 
     def _create(self, profile: Profile, job_id: str, *, slot: bool = False) -> str:

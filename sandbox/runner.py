@@ -49,9 +49,13 @@ Why these mechanics:
   resident size at fork), which only matters for tiny C++ programs.
 - The runner marks itself non-dumpable, so a candidate cannot ptrace it or read its
   memory (where the other tests' inputs are).
-- Every JavaScript test is a new ``node``; Debian's node is built without node's own
-  start-up snapshot, so each one starts from the image's (``wrappers/snapshot_node.js``,
-  built read-only into the image): ~40 ms of start-up instead of ~70 ms, same semantics.
+- JavaScript tests share one ``node`` per submission (``wrappers/warm_node.js``, class
+  ``WarmNode``), each test in a fresh ``vm`` context, when the program uses only what
+  that harness provides (``node_warm_fits``); the runner still enforces every limit from
+  outside. Otherwise every test is a new ``node``; Debian's node is built without node's
+  own start-up snapshot, so each one starts from the image's
+  (``wrappers/snapshot_node.js``, built read-only into the image): ~40 ms of start-up
+  instead of ~70 ms, same semantics.
 """
 
 from __future__ import annotations
@@ -930,6 +934,352 @@ def build_node_snapshots(
     return 0
 
 
+# ---------------------------------------------------------------------------- warm node
+# JavaScript tests of one submission run in one node (wrappers/warm_node.js), each in a
+# fresh `vm` context, when the program uses only what that harness provides; otherwise
+# each test is a new node as before. MOCKLOOP_NODE_WARM=0 turns it off.
+NODE_WARM_FLAGS = (
+    "--frozen-intrinsics",
+    "--disallow-code-generation-from-strings",
+    "--no-warnings",
+)
+# what the harness gives a test: these modules (as `require('x')` or `require('node:x')`)
+# and these members of `process`; a program that names anything else runs the old way
+NODE_WARM_MODULES = frozenset({"fs", "readline", "path", "os", "util", "buffer"})
+NODE_WARM_PROCESS = frozenset(
+    [
+        "title",
+        "version",
+        "versions",
+        "arch",
+        "platform",
+        "release",
+        "pid",
+        "ppid",
+        "execPath",
+        "argv0",
+        "argv",
+        "env",
+        "config",
+        "features",
+        "stdin",
+        "stdout",
+        "stderr",
+        "exit",
+        "abort",
+        "cwd",
+        "umask",
+        "uptime",
+        "hrtime",
+        "cpuUsage",
+        "memoryUsage",
+        "resourceUsage",
+        "nextTick",
+        "emitWarning",
+        "exitCode",
+        "on",
+        "once",
+        "off",
+        "addListener",
+        "removeListener",
+        "removeAllListeners",
+        "prependListener",
+        "emit",
+        "listeners",
+        "listenerCount",
+        "setMaxListeners",
+    ]
+)
+# node's globals that a vm context lacks and the harness does not provide
+NODE_WARM_MISSING_GLOBALS = [
+    "AbortController",
+    "AbortSignal",
+    "Blob",
+    "BroadcastChannel",
+    "ByteLengthQueuingStrategy",
+    "CompressionStream",
+    "CountQueuingStrategy",
+    "DOMException",
+    "DecompressionStream",
+    "Event",
+    "EventTarget",
+    "FormData",
+    "Headers",
+    "MessageChannel",
+    "MessageEvent",
+    "MessagePort",
+    "Performance",
+    "ReadableByteStreamController",
+    "ReadableStream",
+    "ReadableStreamBYOBReader",
+    "ReadableStreamBYOBRequest",
+    "ReadableStreamDefaultController",
+    "ReadableStreamDefaultReader",
+    "Request",
+    "Response",
+    "TextDecoderStream",
+    "TextEncoderStream",
+    "TransformStream",
+    "TransformStreamDefaultController",
+    "WritableStream",
+    "WritableStreamDefaultController",
+    "WritableStreamDefaultWriter",
+    "crypto",
+    "fetch",
+]
+CONTROL_FD = 3
+
+
+def node_warm_fits(code: str) -> bool:
+    """Does the warm harness provide everything this program names? A static look, on
+    the side of caution: any other `require`, `import(`, `module.` other than `exports`,
+    `process.` member, or a node global the harness lacks (`AbortController`, `fetch`,
+    ...) sends the program down the per-test path."""
+    if os.environ.get("MOCKLOOP_NODE_WARM") == "0":
+        return False
+    import re
+
+    if re.search(r"\bimport\s*\(|\bimport\s+[\w{*'\"]|\bimport\.meta\b", code):
+        return False
+    for match in re.finditer(
+        r"\brequire\b(\s*\(\s*(['\"`])(?:node:)?([\w/]+)\2\s*\)|\s*\.\s*main\b)?", code
+    ):
+        if match.group(1) is None or (match.group(3) and match.group(3) not in NODE_WARM_MODULES):
+            return False
+    # names inside comments and quoted strings are not uses (template literals stay:
+    # `${process.x}` is code)
+    bare = re.sub(
+        r"//[^\n]*|/\*.*?\*/|'(?:\\.|[^'\\\n])*'|\"(?:\\.|[^\"\\\n])*\"", "''", code, flags=re.S
+    )
+    missing = "|".join(NODE_WARM_MISSING_GLOBALS)
+    if re.search(rf"\b(?:{missing})\b", bare):
+        return False
+    for match in re.finditer(r"\bmodule\s*\.\s*(\w+)", bare):
+        if match.group(1) not in ("exports", "id", "filename", "parent", "loaded", "path"):
+            return False
+    for match in re.finditer(r"\bprocess\b\s*(?:\.\s*(\w+)|\[)?", bare):
+        if match.group(1) not in NODE_WARM_PROCESS:
+            return False
+    return True
+
+
+class WarmNode:
+    """The runner's side of wrappers/warm_node.js: one node per submission, a fresh
+    context per test. Every limit is enforced from here: CPU (the process's utime+stime
+    in /proc, checked once the test has run for its limit, then every few ms), wall
+    clock, memory (the cgroup; V8's heap limit); a test over one is killed with its node,
+    and the next test, if any, gets a new one."""
+
+    def __init__(self, argv: list[str], env: dict, fsize: int, memory_kb: int) -> None:
+        self.argv, self.env, self.fsize, self.memory_kb = argv, env, fsize, memory_kb
+        self.pid: int | None = None
+        self.sock = None
+        self.diag = -1  # the node's own stderr (V8's fatal messages), a memfd
+        self.tick_s = 1 / os.sysconf("SC_CLK_TCK")
+
+    def start(self) -> bool:
+        import _socket
+
+        parent, child = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        if self.diag < 0:
+            self.diag = _memfd("node-stderr")
+        pid = os.fork()
+        if pid == 0:  # never return into the runner
+            try:
+                os.setpgid(0, 0)
+                null = os.open("/dev/null", os.O_RDWR)
+                os.dup2(null, 0)
+                os.dup2(null, 1)
+                os.dup2(self.diag, 2)
+                os.dup2(child.fileno(), CONTROL_FD)
+                os.closerange(
+                    CONTROL_FD + 1, min(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 4096)
+                )
+                for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGXCPU, signal.SIGINT):
+                    signal.signal(sig, signal.SIG_DFL)
+                resource.setrlimit(resource.RLIMIT_FSIZE, (self.fsize, self.fsize))
+                resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+                _, stack_hard = resource.getrlimit(resource.RLIMIT_STACK)
+                stack = self.memory_kb * 1024
+                if stack_hard != resource.RLIM_INFINITY:
+                    stack = min(stack, stack_hard)
+                resource.setrlimit(resource.RLIMIT_STACK, (stack, stack_hard))
+                if _LIBC is not None:
+                    _LIBC.prctl(4, 1, 0, 0, 0)
+                with _suppress(OSError), open("/proc/self/oom_score_adj", "w") as fh:
+                    fh.write("1000")
+                os.chdir(WORK)
+                os.execve(self.argv[0], self.argv, self.env)
+            except BaseException as exc:  # noqa: BLE001
+                with _suppress(OSError):
+                    os.write(2, f"mockloop-runner: cannot start node: {exc}\n".encode())
+            finally:
+                os._exit(127)
+        child.close()
+        self.pid, self.sock = pid, parent
+        parent.settimeout(10)
+        try:
+            ready = self._line()
+        except OSError:
+            ready = b""
+        if ready.strip() != b'{"ready": true}':
+            self.stop()
+            return False
+        return True
+
+    def _line(self) -> bytes:
+        data = bytearray()
+        while not data.endswith(b"\n"):
+            chunk = self.sock.recv(1)
+            if not chunk:
+                raise ConnectionError("node went away")
+            data += chunk
+        return bytes(data)
+
+    def _exactly(self, n: int) -> bytes:
+        chunks, left = [], n
+        while left > 0:
+            chunk = self.sock.recv(min(left, 1 << 20))
+            if not chunk:
+                raise ConnectionError("node went away")
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+    def _cpu_s(self) -> float:
+        """utime + stime of the node (all its threads), from /proc; -1 if it is gone."""
+        try:
+            with open(f"/proc/{self.pid}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) * self.tick_s
+        except (OSError, IndexError, ValueError):
+            return -1.0
+
+    def _peak_kb(self) -> int:
+        try:
+            with open(f"/proc/{self.pid}/status", "rb") as fh:
+                for line in fh:
+                    if line.startswith(b"VmHWM:"):
+                        return int(line.split()[1])
+        except (OSError, ValueError):
+            pass
+        return 0
+
+    def stop(self) -> None:
+        if self.pid is not None:
+            with _suppress(ProcessLookupError):
+                os.killpg(self.pid, signal.SIGKILL)
+            with _suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+        if self.sock is not None:
+            self.sock.close()
+        self.pid = self.sock = None
+
+    def close(self) -> None:
+        self.stop()
+        if self.diag >= 0:
+            os.close(self.diag)
+            self.diag = -1
+
+    def run(self, stdin: bytes, *, time_ms: int, wall_ms: int, stderr_cap: int):
+        """(result dict, stdout, stdout size, stderr) of one test; None if the node could
+        not be started (the caller runs the test the per-test way)."""
+        if self.pid is None and not self.start():
+            return None
+        import _socket
+
+        diag_from = os.lseek(self.diag, 0, os.SEEK_END)
+        with _suppress(OSError), open(f"/proc/{self.pid}/clear_refs", "w") as fh:
+            fh.write("5")  # peak RSS from here: this test's
+        oom_before = _oom_kills()
+        cpu_before = self._cpu_s()
+        start = time.monotonic()
+        deadline = start + wall_ms / 1000
+        header = b'{"input_bytes": %d}\n' % len(stdin)
+        killed_for = None
+        reply = None
+        try:
+            self.sock.settimeout(None)
+            self.sock.sendall(header + stdin, _socket.MSG_NOSIGNAL)
+            poller = select.poll()
+            poller.register(self.sock.fileno(), select.POLLIN)
+            check_at = start + time_ms / 1000
+            while True:
+                now = time.monotonic()
+                wait = min(check_at, deadline) - now
+                if poller.poll(max(0, _ceil(wait * 1000))):
+                    break
+                now = time.monotonic()
+                if now >= deadline:
+                    killed_for = "wall"
+                    break
+                if now >= check_at:
+                    used = self._cpu_s() - cpu_before
+                    if used * 1000 > time_ms:
+                        killed_for = "cpu"
+                        break
+                    check_at = now + 0.01
+            if killed_for is None:
+                self.sock.settimeout(max(0.5, deadline - time.monotonic()))
+                reply = json_loads(self._line())
+                out = self._exactly(reply["stdout_bytes"])
+                err = self._exactly(reply["stderr_bytes"])
+        except (OSError, ConnectionError, ValueError, KeyError):
+            reply = None
+        wall = time.monotonic() - start
+        if reply is not None:
+            cpu_after = self._cpu_s()
+            reported_ms = reply["cpu_us"] / 1000
+            measured_ms = (cpu_after - cpu_before) * 1000 if cpu_after >= 0 else 0.0
+            result = {
+                "exit_code": reply["exit_code"],
+                "signal": reply["signal"],
+                # the harness's own figure (microseconds), unless /proc (in clock ticks)
+                # says clearly more: a program cannot make itself look faster
+                "time_ms": round(max(reported_ms, measured_ms - 2000 * self.tick_s)),
+                "wall_ms": round(wall * 1000),
+                "memory_kb": self._peak_kb(),
+                "oom_killed": False,
+                "wall_timeout": False,
+            }
+            if reply["signal"] is not None:  # it ended the way a killed process would
+                self.stop()
+            return result, out, reply["stdout_size"], err
+        # killed here, or the node died by itself (V8's heap limit, the OOM killer, ...)
+        pid = self.pid
+        with _suppress(ProcessLookupError):
+            os.killpg(pid, signal.SIGKILL)
+        _, status, usage = os.wait4(pid, 0)
+        self.sock.close()
+        self.pid = self.sock = None
+        total = usage.ru_utime + usage.ru_stime
+        used_ms = (total - max(cpu_before, 0.0)) * 1000
+        stderr = os.pread(self.diag, stderr_cap, diag_from) if killed_for is None else b""
+        result = {
+            "exit_code": os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else None,
+            "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+            "time_ms": round(max(used_ms, time_ms + 1 if killed_for == "cpu" else 0)),
+            "wall_ms": round(wall * 1000),
+            "memory_kb": usage.ru_maxrss,
+            "oom_killed": oom_before >= 0 and _oom_kills() > oom_before,
+            "wall_timeout": killed_for == "wall",
+        }
+        return result, b"", 0, stderr
+
+
+def node_warm_command(memory_mb: int, mode: str, entry: str, src: str, limits: dict) -> list[str]:
+    return [
+        *_node_flags(memory_mb),
+        *NODE_WARM_FLAGS,
+        os.path.join(WRAPPERS, "warm_node.js"),
+        mode,
+        entry or "-",
+        src,
+        str(limits["output_bytes"]),
+        str(limits.get("stderr_bytes", 65536)),
+    ]
+
+
 def _python_syntax_error(code: str, src: str, limit_ms: int) -> str | None:
     """Byte-compile in a forked child (a hostile source must not crash PID 1)."""
     read_fd, write_fd = os.pipe()
@@ -997,23 +1347,55 @@ def run_job(job: dict) -> None:
         return
     out_cap = limits["output_bytes"]
     scratch = Scratch(keep)
+    warm = None
+    if job["language"] == "javascript" and node_warm_fits(job["code"]):
+        memory_mb = max(16, limits["memory_kb"] // 1024)
+        src = os.path.join(WORK, "main.js")
+        command = node_warm_command(
+            memory_mb, job.get("io", "stdio"), job.get("entrypoint"), src, limits
+        )
+        warm = WarmNode(command, env, out_cap + 1, limits["memory_kb"])
+    try:
+        _run_tests(job, argv, env, scratch, warm)
+    finally:
+        if warm is not None:
+            warm.close()
+
+
+def _run_tests(job: dict, argv, env, scratch: Scratch, warm: WarmNode | None) -> None:
+    limits = job["limits"]
+    out_cap = limits["output_bytes"]
     for index, test_input in enumerate(job["tests"]):
-        for _attempt in range(2):
-            result, out_fd, err = run_process(
-                argv,
-                env,
+        ran = None
+        if warm is not None:
+            ran = warm.run(
                 test_input.encode(),
                 time_ms=limits["time_ms"],
                 wall_ms=limits["wall_ms"],
-                memory_kb=limits["memory_kb"],
-                fsize=out_cap + 1,
                 stderr_cap=limits.get("stderr_bytes", 65536),
             )
-            if result is not ZYGOTE_LOST:
-                break
-            scratch.reset()  # the test killed the zygote: again, the exec way
-        out, size = _read_head(out_fd, out_cap + 1)
-        os.close(out_fd)
+            if ran is None:  # the warm node would not start: the per-test way from here
+                warm.close()
+                warm = None
+        if ran is not None:
+            result, out, size, err = ran
+        else:
+            for _attempt in range(2):
+                result, out_fd, err = run_process(
+                    argv,
+                    env,
+                    test_input.encode(),
+                    time_ms=limits["time_ms"],
+                    wall_ms=limits["wall_ms"],
+                    memory_kb=limits["memory_kb"],
+                    fsize=out_cap + 1,
+                    stderr_cap=limits.get("stderr_bytes", 65536),
+                )
+                if result is not ZYGOTE_LOST:
+                    break
+                scratch.reset()  # the test killed the zygote: again, the exec way
+            out, size = _read_head(out_fd, out_cap + 1)
+            os.close(out_fd)
         scratch.reset()
         header = {"type": "test", "index": index, "status": "ok", **result}
         header.update(stdout_size=size, stdout_bytes=len(out), stderr_bytes=len(err))

@@ -48,7 +48,14 @@ BWRAP = "/usr/bin/bwrap"
 # where a submission's writable directories are made (the container's tmpfs mounts)
 SCRATCH_BASES = (("/work", 0o700), ("/tmp", 0o1777), ("/dev/shm", 0o1777))
 # what the runner may be told (bwrap clears the rest of the environment)
-PASSED_ENV = ("PATH", "LANG", "HOME", "MOCKLOOP_PREFORK", "MOCKLOOP_NODE_SNAPSHOT")
+PASSED_ENV = (
+    "PATH",
+    "LANG",
+    "HOME",
+    "MOCKLOOP_PREFORK",
+    "MOCKLOOP_NODE_SNAPSHOT",
+    "MOCKLOOP_NODE_WARM",
+)
 # what Docker masks in /proc by default; the outer container unmasks /proc so bwrap may
 # mount a new one, and each sandbox masks them again in its own /proc
 MASKED_FILES = (

@@ -62,6 +62,7 @@ RUNNER_INPUTS = (
     "wrappers/function_python.py",
     "wrappers/function_node.js",
     "wrappers/snapshot_node.js",
+    "wrappers/warm_node.js",
     "wrappers/function_cpp.hpp",
     "wrappers/function_go.go.tmpl",
 )
