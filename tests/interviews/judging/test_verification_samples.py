@@ -90,3 +90,58 @@ def test_a_draft_part_with_samples_only_is_checked_too():
     assert [f.split(" (")[0] for f in result.failures] == [
         "python: parts[1].samples[0] wrong_answer"
     ]
+
+
+# --- a reference out of time ------------------------------------------------------------
+
+
+def _sandbox_out_of_time_for(calls_out_of_time: int):
+    """A sandbox whose first `calls_out_of_time` runs time out the first test (a busy
+    machine), then sums as the reference does."""
+    calls = []
+
+    def run(job, tests):
+        calls.append(len(tests))
+        if len(calls) <= calls_out_of_time:
+            skipped = [TestResult(index=i, verdict="skipped") for i in range(1, len(tests))]
+            return JobResult(
+                verdict="time_limit", tests=[TestResult(index=0, verdict="time_limit"), *skipped]
+            )
+        return _summing_sandbox(job, tests)
+
+    return run, calls
+
+
+def test_a_reference_that_only_ran_out_of_time_runs_once_more(monkeypatch):
+    stored = _imported(_question())
+    run, calls = _sandbox_out_of_time_for(1)
+    monkeypatch.setattr(verification, "run_tests", run)
+    result = question_verify(stored, runner=LocalRunner())
+    assert result.ok, result.failures
+    assert len(calls) == 3  # two parts, the first run again
+
+
+def test_a_reference_out_of_time_twice_fails(monkeypatch):
+    stored = _imported(_question())
+    run, calls = _sandbox_out_of_time_for(10)
+    monkeypatch.setattr(verification, "run_tests", run)
+    result = question_verify(stored, runner=LocalRunner())
+    assert not result.ok
+    assert sorted(f.split(" (")[0] for f in result.failures) == [
+        "python: parts[0].samples[0] time_limit",
+        "python: parts[1].samples[0] time_limit",
+    ]
+    assert len(calls) == 4  # each part twice, no more
+
+
+def test_a_wrong_answer_is_not_run_again(monkeypatch):
+    stored = _imported(_question(parts=[(0, "samples", [{"input": "1 2\n", "output": "999\n"}])]))
+    calls = []
+
+    def counting(job, tests):
+        calls.append(1)
+        return _summing_sandbox(job, tests)
+
+    monkeypatch.setattr(verification, "run_tests", counting)
+    assert not question_verify(stored, runner=LocalRunner()).ok
+    assert len(calls) == 2
