@@ -17,7 +17,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -100,8 +100,11 @@ def session_cookie(base: str, username: str) -> str:
 class RoomClient:
     """One participant: reconnects with `connect()`, resyncing after the last `seq` seen.
 
-    `logged` holds every logged event received, in arrival order, across connections —
-    the stream a browser would apply.
+    `logged` holds every logged event received across connections, in the order a browser
+    applies them (frontend/src/ws/socket.ts): in arrival order, except that what arrives
+    between a connection's `hello` and its `resync.done` is applied by `seq` — a live event
+    broadcast before the server read our `resync` comes ahead of the resync's older answer
+    (docs/events.md, "Delivery guarantees"). A repeat stays a repeat.
     """
 
     def __init__(self, base: str, stage_id: int, *, token: str = "", cookie: str = "") -> None:
@@ -113,6 +116,7 @@ class RoomClient:
         self.hello: dict = {}
         self.ws = None
         self._reader: asyncio.Task | None = None
+        self._resync_from: int | None = None  # where this connection's resync answer starts
 
     @property
     def last_seq(self) -> int:
@@ -122,15 +126,23 @@ class RoomClient:
     def seqs(self) -> list[int]:
         return [event["seq"] for event in self.logged]
 
-    async def connect(self, *, resync: bool = True) -> "RoomClient":
+    async def connect(
+        self, *, resync: bool = True, before_resync: Callable[[], Awaitable] | None = None
+    ) -> "RoomClient":
+        """Open, read the `hello`, then (after `before_resync`, if given) resync after the
+        last `seq` applied before this connection."""
         self.messages = []
         self.ws = await connect(self.url, origin=ORIGIN, additional_headers=self.headers)
         self.hello = json.loads(await asyncio.wait_for(self.ws.recv(), WAIT_S))
         assert self.hello["type"] == "hello", self.hello
+        after = self.last_seq
+        self._resync_from = len(self.logged) if resync else None
         self._reader = asyncio.create_task(self._read())
+        if before_resync is not None:
+            await before_resync()
         if resync:
             mark = len(self.messages)
-            await self.send({"type": "resync", "after": self.last_seq})
+            await self.send({"type": "resync", "after": after})
             await self.wait_for(lambda m: m["type"] == "resync.done", since=mark)
         return self
 
@@ -141,6 +153,9 @@ class RoomClient:
                 self.messages.append(message)
                 if "seq" in message:
                     self.logged.append(message)
+                elif message["type"] == "resync.done" and self._resync_from is not None:
+                    start, self._resync_from = self._resync_from, None
+                    self.logged[start:] = sorted(self.logged[start:], key=lambda e: e["seq"])
         except ConnectionClosed:
             pass
 
@@ -346,6 +361,38 @@ def test_reconnect_and_resync_returns_exactly_the_missed_events_in_order(live_se
     ]
     assert_exactly_once(candidate, stage, private=False)
     assert COACH_ONLY not in json.dumps(candidate.logged)
+
+
+def test_a_live_event_that_overtakes_the_resync_answer_is_applied_in_seq_order(live_server_url):
+    """docs/events.md's one exception to `seq` order: an event broadcast between a
+    socket's `hello` and its `resync` arrives before the resync's (older) answer. It is
+    sent once, the answer holds everything older that was missed, and applied by `seq` (as
+    the browser does) the stream is the log, in order, without a repeat."""
+    room = make_room()
+    stage = room["stage"]
+    base = live_server_url
+
+    async def scenario():
+        candidate = await RoomClient(base, stage.pk, token=room["candidate_token"]).connect()
+        coach = await RoomClient(base, stage.pk, token=room["coach_token"]).connect()
+        await candidate.close()
+        await coach.send({"type": "chat", "text": "while away"})
+        await coach.wait_for(lambda m: m.get("text") == "while away")
+
+        async def overtake() -> None:  # the hello is read; our resync is not sent yet
+            await coach.send({"type": "chat", "text": "overtakes"})
+            await candidate.wait_for(lambda m: m.get("text") == "overtakes")
+
+        await candidate.connect(before_resync=overtake)
+        arrived = [m.get("text") for m in candidate.messages if m.get("type") == "chat"]
+        await candidate.close()
+        await coach.close()
+        return candidate, arrived
+
+    candidate, arrived = asyncio.run(scenario())
+    assert arrived == ["overtakes", "while away"]  # the race happened
+    assert candidate.seqs == sorted(candidate.seqs)
+    assert_exactly_once(candidate, stage, private=False)
 
 
 # --- (d) who may connect -------------------------------------------------------------------
