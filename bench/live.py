@@ -200,7 +200,7 @@ class Results:
     relay_sent: dict[str, float] = field(default_factory=dict)
     relay_ms: list[tuple[float, float]] = field(default_factory=list)  # (sent at, ms)
     follow_up_sent: dict[str, float] = field(default_factory=dict)  # text → request time
-    follow_up_ms: list[float] = field(default_factory=list)
+    follow_up_ms: list[tuple[float, float]] = field(default_factory=list)  # (sent at, ms)
     http_errors: list[str] = field(default_factory=list)
     ws_errors: list[str] = field(default_factory=list)
     lag_ms: list[float] = field(default_factory=list)
@@ -234,7 +234,7 @@ async def read_candidate(ws, results: Results) -> None:
         if message["type"] == "follow_up":
             sent = results.follow_up_sent.pop(message["text"], None)
             if sent is not None:
-                results.follow_up_ms.append((time.perf_counter() - sent) * 1000)
+                results.follow_up_ms.append((sent, (time.perf_counter() - sent) * 1000))
         elif message["type"] == "error":
             results.ws_errors.append(message.get("detail", "?"))
 
@@ -500,7 +500,7 @@ def report(args, db_label, baseline, results: Results, wall, used, machine) -> N
     base = summary(baseline)
     edits = summary(results.edit_ms)
     relayed = summary([ms for _, ms in results.relay_ms])
-    follow_ups = summary(results.follow_up_ms)
+    follow_ups = summary([ms for _, ms in results.follow_up_ms])
     lag = summary(results.lag_ms)
     lost_edits = len(results.edit_sent)
     lost_follow_ups = len(results.follow_up_sent)
@@ -536,16 +536,18 @@ def report(args, db_label, baseline, results: Results, wall, used, machine) -> N
             f"p99 ×{s['p99'] / base['p99']:.1f}; target p99 ≤ 50 ms: "
             f"{'met' if s['p99'] <= 50 else 'MISSED'}"
         )
-    if results.relay_ms:  # does the tail grow over the run?
-        first = min(at for at, _ in results.relay_ms)
-        windows: dict[int, list[float]] = {}
-        for at, ms in results.relay_ms:
-            windows.setdefault(int((at - first) // 10), []).append(ms)
-        print(
-            "code relay p99 per 10 s: "
-            + ", ".join(f"{percentile(v, 0.99):.0f}" for _, v in sorted(windows.items()))
-            + " ms"
-        )
+    # Does the tail grow over the run? p99 per 10 s of sending, from the first send.
+    for name, timed in (("code relay", results.relay_ms), ("follow-up", results.follow_up_ms)):
+        if timed:
+            first = min(at for at, _ in timed)
+            windows: dict[int, list[float]] = {}
+            for at, ms in timed:
+                windows.setdefault(int((at - first) // 10), []).append(ms)
+            print(
+                f"{name} p99 per 10 s: "
+                + ", ".join(f"{percentile(v, 0.99):.0f}" for _, v in sorted(windows.items()))
+                + " ms"
+            )
     print(
         f"lost: {lost_edits} code updates"
         + (f" ({len(results.relay_sent)} relays)" if relayed["n"] else "")
@@ -557,7 +559,8 @@ def report(args, db_label, baseline, results: Results, wall, used, machine) -> N
         "CPU over the run (% of one core): "
         + ", ".join(f"web{i} {c / wall * 100:.0f}%" for i, c in enumerate(web_cpu))
         + f", redis {redis_cpu / wall * 100:.0f}%, bench client {client_cpu / wall * 100:.0f}%,"
-        f" everything else on the machine {others / wall * 100:.0f}%"
+        f" everything else on the machine {others / wall * 100:.0f}%; load average at the end"
+        f" {' / '.join(f'{x:.1f}' for x in os.getloadavg())} (1 / 5 / 15 min)"
     )
     if args.json:
         args.json.write_text(
