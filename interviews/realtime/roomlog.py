@@ -36,6 +36,7 @@ from django.utils.translation import gettext_lazy
 from pycrdt import merge_updates
 
 from interviews.models import Stage, StageEvent
+from interviews.selectors.stages import stages_for_edit_log
 from interviews.services import documents, live
 from interviews.services.documents import CheckedEdit
 from interviews.services.errors import DomainError, NotFound
@@ -198,21 +199,27 @@ def _single_writer() -> bool:
 
 @room_db
 def _persist_rooms(rooms: list[tuple[int, list[PendingEdit]]]) -> dict[int, RoomOutcome]:
-    """Rooms' batches in one transaction (one commit), each room in its own savepoint
-    (documents.document_edits_record): a room whose batch fails costs only its own, which
-    is tried again (`failed`)."""
+    """Rooms' batches in one transaction (one commit), their stages read together
+    (`stages_for_edit_log`: two queries per call, not two per room), each room in its own
+    savepoint (documents.document_edits_record): a room whose batch fails costs only its
+    own, which is tried again (`failed`)."""
     out: dict[int, RoomOutcome] = {}
     written: list[tuple[Stage, list[StageEvent]]] = []
     try:
         with transaction.atomic():
+            stages = stages_for_edit_log(stage_id for stage_id, _ in rooms)
             for stage_id, room in rooms:
+                stage = stages.get(stage_id)
+                if stage is None:
+                    gone = dict.fromkeys(range(len(room)), GONE)
+                    out[stage_id] = RoomOutcome(events=[], refused=gone)
+                    continue
                 try:
                     with transaction.atomic():
-                        stage = Stage.objects.select_related("loop").get(pk=stage_id)
                         events, refused = documents.document_edits_record(
                             stage=stage, edits=[(pending.actor, pending.edit) for pending in room]
                         )
-                except Stage.DoesNotExist:
+                except Stage.DoesNotExist:  # deleted since it was read
                     gone = dict.fromkeys(range(len(room)), GONE)
                     out[stage_id] = RoomOutcome(events=[], refused=gone)
                     continue

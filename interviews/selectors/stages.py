@@ -135,6 +135,22 @@ def stage_state_for(user: AnyUser, stage_id: int) -> Stage:
     return stage
 
 
+def stages_for_edit_log(stage_ids: Iterable[int]) -> dict[int, Stage]:
+    """The stages of a batch of live rooms whose edits the room log writes
+    (realtime/roomlog.py), with their loops and, as `edit_log_question_ids`, the ids of
+    their questions (what `documents.document_edit_check` needs): two queries for the
+    whole batch instead of two per room. Absent stages (deleted) are missing."""
+    stages = Stage.objects.select_related("loop").in_bulk(list(stage_ids))
+    for stage in stages.values():
+        stage.edit_log_question_ids = set()
+    links = StageQuestion.objects.filter(stage_id__in=list(stages)).values_list(
+        "stage_id", "question_id"
+    )
+    for stage_id, question_id in links:
+        stages[stage_id].edit_log_question_ids.add(question_id)
+    return stages
+
+
 def coach_queue() -> QuerySet[Stage]:
     """Live rounds of coached loops that nobody has claimed: pending ones from the moment
     their loop started, live ones an admin started without a coach. Oldest loop first."""

@@ -74,7 +74,14 @@ def _parse_name(stage: Stage, name: str) -> int:
             errors={"doc": [_("Use code:<question>, notes:<question> or scene:<question>.")]}
         )
     question_id = int(match.group(2))
-    if not StageQuestion.objects.filter(stage=stage, question_id=question_id).exists():
+    # A stage read for the room log (selectors.stages.stages_for_edit_log) carries its
+    # question ids: a batch of rooms is checked without a query per room.
+    known = getattr(stage, "edit_log_question_ids", None)
+    if known is not None:
+        in_stage = question_id in known
+    else:
+        in_stage = StageQuestion.objects.filter(stage=stage, question_id=question_id).exists()
+    if not in_stage:
         raise InvalidInput(errors={"doc": [_("Not a question of this stage.")]})
     return question_id
 
