@@ -2,8 +2,14 @@
 
 import gc
 import os
+import sys
 
 import django
+
+#: Garbage-collector thresholds of a web process (see the end of this module).
+GC_THRESHOLDS = (10_000, 10, 100)
+#: How long a thread holds the GIL before another waiting one gets it (Python: 5 ms).
+SWITCH_INTERVAL_S = 0.001
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mockloop.settings")
 django.setup(set_prefix=False)  # as get_asgi_application() does
@@ -34,3 +40,14 @@ application = ProtocolTypeRouter(
 # 20-30 ms, and code-update p99 fell from 46-85 ms to 14 ms.
 get_resolver().url_patterns  # noqa: B018 - imports every view module
 gc.freeze()
+
+# The collector's default thresholds (700, 10, 10) still ran a full collection every ~14 s
+# under bench/live.py's 200 rooms: everything allocated since start-up (sockets, consumers,
+# connections) walked again each time, 20-180 ms with the loop stopped (gc callbacks, a
+# loaded host). Young garbage still dies in gen 0/1 (a gen-0 pass over 10 000 objects is
+# about a millisecond); full collections come about 140 times less often.
+gc.set_threshold(*GC_THRESHOLDS)
+# The room log's and requests' threads run Python between their database calls; the event
+# loop, which releases the GIL at every poll, then waits up to the switch interval to get
+# it back, on every iteration (default 5 ms: several per relayed keystroke).
+sys.setswitchinterval(SWITCH_INTERVAL_S)
