@@ -99,6 +99,73 @@ def emit_many(
     return rows
 
 
+def emit_many_stages(
+    batches: dict[int, list[tuple[str, dict[str, Any], Any]]],
+) -> dict[int, list[StageEvent]]:
+    """`emit_many` for several stages at once (by stage id): one statement locks their rows,
+    one numbers them all and one INSERT writes every event, so the rows stay locked for
+    three statements whatever the number of stages — the room log writes every room of a
+    flush this way, and a follow-up pushed meanwhile waits that long, not for a write per
+    room. Raises Stage.DoesNotExist if a stage is gone (nothing is then written)."""
+    batches = {stage_id: events for stage_id, events in batches.items() if events}
+    if not batches:
+        return {}
+    for events in batches.values():
+        for type, payload, _actor in events:
+            check_event(type, payload, private=False)
+    with transaction.atomic(savepoint=False):
+        lasts = _next_seqs({stage_id: len(events) for stage_id, events in batches.items()})
+        rows: list[StageEvent] = []
+        out: dict[int, list[StageEvent]] = {}
+        for stage_id, events in batches.items():
+            first = lasts[stage_id] - len(events) + 1
+            out[stage_id] = [
+                StageEvent(
+                    stage_id=stage_id,
+                    seq=first + index,
+                    type=type,
+                    payload=payload,
+                    actor=actor
+                    if actor is not None and getattr(actor, "is_authenticated", False)
+                    else None,
+                )
+                for index, (type, payload, actor) in enumerate(events)
+            ]
+            rows += out[stage_id]
+        StageEvent.objects.bulk_create(rows)
+        transaction.on_commit(lambda: [_broadcast(row) for row in rows])
+    return out
+
+
+def _next_seqs(counts: dict[int, int]) -> dict[int, int]:
+    """`_next_seq` for several stages in two statements: lock their rows in id order (so
+    two callers never deadlock), then number them all; the last number of each, by id."""
+    quote = connection.ops.quote_name
+    stage_table, event_table = quote(Stage._meta.db_table), quote(StageEvent._meta.db_table)
+    last_seq, pk = quote(Stage._meta.get_field("last_seq").column), quote(Stage._meta.pk.column)
+    seq, stage_fk = (quote(StageEvent._meta.get_field(name).column) for name in ("seq", "stage"))
+    ids = sorted(counts)
+    among = ", ".join(["%s"] * len(ids))
+    cases = " ".join(["WHEN %s THEN %s"] * len(ids))
+    with connection.cursor() as cursor:
+        if connection.features.has_select_for_update:
+            cursor.execute(
+                f"SELECT {pk} FROM {stage_table} WHERE {pk} IN ({among}) ORDER BY {pk} FOR UPDATE",
+                ids,
+            )
+        cursor.execute(
+            f"UPDATE {stage_table} SET {last_seq} = (SELECT COALESCE(MAX(e.{seq}), 0)"
+            f" FROM {event_table} e WHERE e.{stage_fk} = {stage_table}.{pk})"
+            f" + CASE {pk} {cases} END WHERE {pk} IN ({among}) RETURNING {pk}, {last_seq}",
+            [value for stage_id in ids for value in (stage_id, counts[stage_id])] + ids,
+        )
+        lasts = dict(cursor.fetchall())
+    missing = set(ids) - set(lasts)
+    if missing:
+        raise Stage.DoesNotExist(f"stages {sorted(missing)}")
+    return lasts
+
+
 def _next_seq(stage_id: int, count: int = 1) -> int:
     """Number the next `count` events of a stage, under the stage row's lock; returns the
     last of them.

@@ -200,48 +200,76 @@ def _single_writer() -> bool:
 @room_db
 def _persist_rooms(rooms: list[tuple[int, list[PendingEdit]]]) -> dict[int, RoomOutcome]:
     """Rooms' batches in one transaction (one commit), their stages read together
-    (`stages_for_edit_log`: two queries per call, not two per room), each room in its own
-    savepoint (documents.document_edits_record): a room whose batch fails costs only its
-    own, which is tried again (`failed`)."""
+    (`stages_for_edit_log`: two queries, not two per room) and written together
+    (`_persist_together`); if that fails, each room in its own savepoint
+    (documents.document_edits_record): a room whose batch fails costs only its own, which
+    is tried again (`failed`)."""
     out: dict[int, RoomOutcome] = {}
-    written: list[tuple[Stage, list[StageEvent]]] = []
     try:
         with transaction.atomic():
             stages = stages_for_edit_log(stage_id for stage_id, _ in rooms)
+            present = [(stages[stage_id], room) for stage_id, room in rooms if stage_id in stages]
             for stage_id, room in rooms:
-                stage = stages.get(stage_id)
-                if stage is None:
-                    gone = dict.fromkeys(range(len(room)), GONE)
-                    out[stage_id] = RoomOutcome(events=[], refused=gone)
-                    continue
-                try:
-                    with transaction.atomic():
-                        events, refused = documents.document_edits_record(
-                            stage=stage, edits=[(pending.actor, pending.edit) for pending in room]
-                        )
-                except Stage.DoesNotExist:  # deleted since it was read
-                    gone = dict.fromkeys(range(len(room)), GONE)
-                    out[stage_id] = RoomOutcome(events=[], refused=gone)
-                    continue
-                except Exception:
-                    logger.warning(
-                        "stage %s: could not log %d edits", stage_id, len(room), exc_info=True
-                    )
-                    out[stage_id] = RoomOutcome(events=[], refused={}, failed=True)
-                    continue
-                out[stage_id] = RoomOutcome(events=events, refused=refused)
-                written.append((stage, events))
+                if stage_id not in stages:
+                    out[stage_id] = RoomOutcome(events=[], refused=_all_refused(room, GONE))
+            together = _persist_together(present)
+            for stage, room in present:
+                if together is not None:
+                    events, refused = together[stage.pk]
+                    out[stage.pk] = RoomOutcome(events=events, refused=refused)
+                else:
+                    out[stage.pk] = _persist_one(stage, room)
     except Exception:  # the commit itself failed: nothing of it was written
         logger.warning("could not log the edits of %d rooms", len(rooms), exc_info=True)
         return {stage_id: RoomOutcome(events=[], refused={}, failed=True) for stage_id, _ in rooms}
-    for stage, events in written:
+    for stage, _room in present:
         # Design notes are the design stage's answer: the scripted interviewer reads them.
-        for name in sorted({event.payload["doc"] for event in events}):
+        for name in sorted({event.payload["doc"] for event in out[stage.pk].events}):
             try:
                 live.stage_on_notes_edited(stage=stage, name=name)
             except Exception:
                 logger.warning("stage %s: after-notes follow-up failed", stage.pk, exc_info=True)
     return out
+
+
+def _all_refused(room: list[PendingEdit], error: DomainError) -> dict[int, DomainError]:
+    return dict.fromkeys(range(len(room)), error)
+
+
+def _persist_together(
+    rooms: list[tuple[Stage, list[PendingEdit]]],
+) -> dict[int, tuple[list[StageEvent], dict[int, DomainError]]] | None:
+    """The rooms' batches written together in a savepoint (documents.
+    document_edits_record_rooms: the stages' rows stay locked for three statements, not
+    for a write per room); None if that failed (the savepoint undid it)."""
+    if not rooms:
+        return {}
+    try:
+        with transaction.atomic():
+            return documents.document_edits_record_rooms(
+                rooms=[
+                    (stage, [(pending.actor, pending.edit) for pending in room])
+                    for stage, room in rooms
+                ]
+            )
+    except Exception:
+        logger.info("could not log %d rooms together; one by one", len(rooms), exc_info=True)
+        return None
+
+
+def _persist_one(stage: Stage, room: list[PendingEdit]) -> RoomOutcome:
+    """One room's batch in its own savepoint."""
+    try:
+        with transaction.atomic():
+            events, refused = documents.document_edits_record(
+                stage=stage, edits=[(pending.actor, pending.edit) for pending in room]
+            )
+    except Stage.DoesNotExist:  # deleted since it was read
+        return RoomOutcome(events=[], refused=_all_refused(room, GONE))
+    except Exception:
+        logger.warning("stage %s: could not log %d edits", stage.pk, len(room), exc_info=True)
+        return RoomOutcome(events=[], refused={}, failed=True)
+    return RoomOutcome(events=events, refused=refused)
 
 
 _logs: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, RoomLog]" = weakref.WeakKeyDictionary()

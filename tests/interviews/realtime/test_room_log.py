@@ -14,6 +14,7 @@ from pycrdt import Doc, Text
 
 from interviews.models import StageEvent, StageQuestion
 from interviews.realtime import roomlog
+from interviews.realtime.roomdb import room_connections_close
 from interviews.realtime.roomlog import COALESCE_AT, PendingEdit, RoomLog
 from interviews.services.documents import document_edit_parse
 from tests.factories import CoachFactory, PartFactory, StageFactory, UserFactory
@@ -212,5 +213,46 @@ async def test_a_flush_reads_the_stages_of_all_its_rooms_at_once():
     assert all(len(o.events) == 1 and not o.refused and not o.failed for o in outcomes.values())
     reads = [sql for sql in queries if sql.startswith("SELECT") and "FOR UPDATE" not in sql]
     assert len(reads) == 2, reads
+    for room in rooms:
+        assert len(await logged_updates(room["stage"])) == 1
+
+
+def one_edit_each(rooms: list[dict]) -> dict:
+    return {
+        room["stage"].pk: [
+            PendingEdit(
+                actor=room["owner"],
+                edit=document_edit_parse(name=room["doc"], update_b64=typed(Doc(), "a")),
+            )
+        ]
+        for room in rooms
+    }
+
+
+async def test_a_flush_writes_all_its_rooms_with_as_many_statements_as_one_room():
+    """Numbering and inserting every room's edits takes the same few statements for four
+    rooms as for one, so the stages' rows are locked only that long (a follow-up pushed
+    into one of them meanwhile waits for those, not for a write per room)."""
+    _, one = await persist_counting_queries(one_edit_each([await live_room()]))
+    rooms = [await live_room() for _ in range(4)]
+    outcomes, four = await persist_counting_queries(one_edit_each(rooms))
+    assert len(four) == len(one), four
+    for room in rooms:
+        [(seq, _)] = await logged_updates(room["stage"])
+        assert outcomes[room["stage"].pk].events[0].seq == seq
+
+
+async def test_rooms_are_written_one_by_one_when_writing_them_together_fails(monkeypatch):
+    """A failure of the shared write (here: any) undoes it and falls back to a savepoint
+    per room, so one bad room still costs only its own batch."""
+    rooms = [await live_room() for _ in range(3)]
+
+    def broken(**kwargs):
+        raise RuntimeError("together failed")
+
+    monkeypatch.setattr(roomlog.documents, "document_edits_record_rooms", broken)
+    outcomes = await roomlog._persist_rooms(list(one_edit_each(rooms).items()))
+    await room_connections_close()  # the room threads' connections, as the last socket's leave
+    assert all(len(o.events) == 1 and not o.failed for o in outcomes.values())
     for room in rooms:
         assert len(await logged_updates(room["stage"])) == 1
