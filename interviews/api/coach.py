@@ -20,6 +20,7 @@ from interviews.selectors.stages import (
     scorecard_of,
     stage_claim_target_for,
     stage_for,
+    stage_row_for,
 )
 from interviews.services.errors import NotFound
 from interviews.services.follow_ups import stage_push_follow_up
@@ -147,7 +148,9 @@ class StageFollowUpApi(PracticeApi):
         "part; once per stage, 409 after) or free text.",
     )
     def post(self, request: Request, stage_id: int) -> Response:
-        stage = stage_for(request.user, stage_id)
+        # The stage's own row: the service locks and reads it again (a coach's live push
+        # is on the path bench/live.py times, and `stage_for`'s joins were most of it).
+        stage = stage_row_for(request.user, stage_id)
         serializer = FollowUpInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         follow_up = None
