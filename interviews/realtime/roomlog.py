@@ -3,12 +3,12 @@
 A room's edits (`doc.update`) are relayed to its other sockets the moment they arrive
 (`doc.relay`, consumers.py) and written to the stage's event log here, per web process:
 every room's pending edits are written together ROOM_LOG_FLUSH_MS after the first one
-came (sooner when a room has BATCH_EDITS waiting) — a few transactions, one per room
-thread, each room in a savepoint numbering its edits consecutively (`emit_many`) — and
-broadcast as ordinary `doc.update` events with their `seq`. A socket's edits are also
-written when it leaves and when its stage's status changes. One write per room per
-window instead of one per keystroke, and none of it on the path between the typist and
-the viewers.
+came (sooner when a room has BATCH_EDITS waiting) — one transaction whose few statements
+number every room's edits consecutively and insert them (`events.emit_many_stages`; a room
+at a time in savepoints if that fails) — and broadcast as ordinary `doc.update` events
+with their `seq`. A socket's edits are also written when it leaves and when its stage's
+status changes. One write per window instead of one per keystroke, and none of it on the
+path between the typist and the viewers.
 
 Nothing is lost: an edit's sender gets `doc.saved` with its `ref` once it is logged, and
 its client keeps every edit not yet acknowledged and sends it again after a reconnect
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils.translation import gettext_lazy
 from pycrdt import merge_updates
 
@@ -41,7 +41,7 @@ from interviews.services import documents, live
 from interviews.services.documents import CheckedEdit
 from interviews.services.errors import DomainError, NotFound
 
-from .roomdb import room_db, room_threads
+from .roomdb import room_db
 
 logger = logging.getLogger(__name__)
 
@@ -184,17 +184,11 @@ async def _tell_senders(room: list[PendingEdit], outcome: RoomOutcome) -> None:
 
 
 async def _persist(batches: dict[int, list[PendingEdit]]) -> dict[int, RoomOutcome]:
-    """Write the rooms' batches, split over the room threads on PostgreSQL (rooms' writes
-    lock only their own stage rows; one thread is left for the sockets' reads). SQLite has
-    one writer at a time, and waiting writers poll for its lock: there, one call."""
-    rooms = list(batches.items())
-    chunks = 1 if _single_writer() else max(1, min(len(rooms), room_threads() - 1))
-    parts = await asyncio.gather(*(_persist_rooms(rooms[i::chunks]) for i in range(chunks)))
-    return {stage_id: outcome for part in parts for stage_id, outcome in part.items()}
-
-
-def _single_writer() -> bool:
-    return connection.vendor == "sqlite"
+    """Write the rooms' batches in one call on one room thread: its statements do not grow
+    with the rooms (`_persist_rooms`), so splitting a flush over threads (as it once was on
+    PostgreSQL) would only multiply them and their commits — and SQLite has one writer
+    anyway. The other room threads stay free for the sockets' reads."""
+    return await _persist_rooms(list(batches.items()))
 
 
 @room_db
