@@ -37,6 +37,10 @@ WEBSOCKETS = Gauge("mockloop_websocket_connections", "Open live-room websockets 
 WEBSOCKET_MESSAGES = Counter(
     "mockloop_websocket_messages_total", "Messages received from live-room clients.", ["type"]
 )
+RELAYS_SHED = Counter(
+    "mockloop_relays_shed_total",
+    "Relayed edits and cursors dropped as stale (the room was behind; the log brings edits).",
+)
 
 CELERY_QUEUE = "celery"
 

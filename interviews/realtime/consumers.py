@@ -18,6 +18,7 @@ membership itself survives a Redis restart: see layers.py.)
 import asyncio
 import logging
 import random
+import time
 import weakref
 from collections.abc import Awaitable, Callable
 
@@ -37,7 +38,7 @@ from interviews.services import documents, live
 from interviews.services.documents import NAME_RE
 from interviews.services.errors import DomainError, InvalidInput
 from mockloop.bounded_json import JsonTooDeep, json_loads_bounded
-from mockloop.observability import WEBSOCKET_MESSAGES, WEBSOCKETS
+from mockloop.observability import RELAYS_SHED, WEBSOCKET_MESSAGES, WEBSOCKETS
 
 from .access import session_group, token_group, user_group
 from .events import event_message, stage_group
@@ -55,6 +56,10 @@ UNSUPPORTED_DATA = 1003  # RFC 6455: a binary frame (the protocol is JSON text)
 INVALID_DATA = 1007  # RFC 6455: text that is not JSON we accept
 RESYNC_BATCH = 500
 WATCH_S = 5.0
+#: A relayed edit or cursor older than this when its viewer's turn comes is dropped: the
+#: room is behind (its process or the viewer's link cannot keep up), the logged
+#: `doc.update` brings the same edit, and sending stale relays only deepens the backlog.
+RELAY_STALE_S = 1.0
 
 
 class RoomWatcher:
@@ -296,10 +301,7 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             "update": edit.update_b64,
         }
         try:
-            await self.channel_layer.group_send(
-                self.group,
-                {"type": "stage.ephemeral", "sender": self.channel_name, "message": message},
-            )
+            await self.channel_layer.group_send(self.group, self._relay(message))
         except Exception:  # Redis is away: the room gets the edit from the log instead
             logger.info("stage %s: could not relay an edit", self.stage_id)
         ref = content.get("ref")
@@ -346,9 +348,17 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         """Relayed to the room's other sockets, never logged; anything but a document name
         and two offsets is refused, never passed on."""
         message = cursor_message(self.user.get_username(), content)
-        await self.channel_layer.group_send(
-            self.group, {"type": "stage.ephemeral", "sender": self.channel_name, "message": message}
-        )
+        await self.channel_layer.group_send(self.group, self._relay(message))
+
+    def _relay(self, message: dict) -> dict:
+        """The group message relaying `message` to the room's other sockets, stamped with
+        when it was sent (wall clock: the room's sockets may be in other processes)."""
+        return {
+            "type": "stage.ephemeral",
+            "sender": self.channel_name,
+            "message": message,
+            "sent_at": time.time(),
+        }
 
     async def on_rtc_signal(self, content: dict) -> None:
         """Call signalling (realtime/signalling.py): relayed to the room's other sockets,
@@ -413,8 +423,16 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         return session_group(key) if key else None
 
     async def stage_ephemeral(self, message: dict) -> None:
-        if message.get("sender") != self.channel_name and not self.refused:
-            await self.send_json(message["message"])
+        """A relay (`doc.relay`, `cursor`) from another socket of the room; dropped once
+        stale (RELAY_STALE_S), so a room past capacity sheds relays instead of queueing
+        them without bound."""
+        if message.get("sender") == self.channel_name or self.refused:
+            return
+        sent_at = message.get("sent_at")
+        if sent_at is not None and time.time() - sent_at > RELAY_STALE_S:
+            RELAYS_SHED.inc()
+            return
+        await self.send_json(message["message"])
 
     async def stage_rtc_signal(self, message: dict) -> None:
         """A call signal for this socket's user: not our own, and for us or for everyone."""

@@ -2,16 +2,19 @@
 
 import asyncio
 import base64
+import time
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 from pycrdt import Doc, Text
 
 from interviews.models import StageQuestion
-from interviews.realtime.consumers import CLIENT_HANDLERS
+from interviews.realtime.consumers import CLIENT_HANDLERS, RELAY_STALE_S
 from interviews.realtime.event_types import CLIENT_MESSAGES, SERVER_MESSAGES
+from interviews.realtime.events import stage_group
 from interviews.services import live
 from interviews.services.follow_ups import stage_push_follow_up
 from interviews.services.notes import coach_note_create
@@ -429,4 +432,31 @@ async def test_changes_that_keep_access_leave_sockets_open():
     )
     assert (await receive_until(coach, "note"))["text"] == "still here"
     await candidate.disconnect()
+    await coach.disconnect()
+
+
+async def test_a_stale_relay_is_dropped_and_a_fresh_one_sent():
+    """Past capacity a room sheds relays rather than queueing them without bound: one
+    older than RELAY_STALE_S when the viewer's turn comes is dropped (the logged
+    `doc.update` brings the same edit); a fresh one is sent as it came."""
+    room = await make_room()
+    coach, _, _ = await connect(room["stage"], room["coach"])
+    await drain(coach)
+    layer = get_channel_layer()
+    relay = {"type": "doc.relay", "user": "someone", "doc": "code:1", "update": "AAA="}
+    group = stage_group(room["stage"].pk)
+
+    def relayed(message: dict, sent_at: float) -> dict:
+        return {
+            "type": "stage.ephemeral",
+            "sender": "elsewhere",
+            "message": message,
+            "sent_at": sent_at,
+        }
+
+    await layer.group_send(group, relayed(relay, time.time() - RELAY_STALE_S - 1))
+    assert await coach.receive_nothing(timeout=0.3)
+    fresh = {**relay, "update": "AQA="}
+    await layer.group_send(group, relayed(fresh, time.time()))
+    assert await coach.receive_json_from(timeout=5) == fresh
     await coach.disconnect()
