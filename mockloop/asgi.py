@@ -44,8 +44,8 @@ gc.freeze()
 # The collector's default thresholds (700, 10, 10) still ran a full collection every ~14 s
 # under bench/live.py's 200 rooms: everything allocated since start-up (sockets, consumers,
 # connections) walked again each time, 20-180 ms with the loop stopped (gc callbacks, a
-# loaded host). Young garbage still dies in gen 0/1 (a gen-0 pass over 10 000 objects is
-# about a millisecond); full collections come about 140 times less often.
+# loaded host). Young garbage still dies in gen 0/1; full collections come about 140 times
+# less often (none in a measured run after start-up; docs/decisions.md).
 gc.set_threshold(*GC_THRESHOLDS)
 # The room log's and requests' threads run Python between their database calls; the event
 # loop, which releases the GIL at every poll, then waits up to the switch interval to get
