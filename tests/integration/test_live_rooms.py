@@ -31,6 +31,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from interviews.models import Stage, StageEvent, StageQuestion, Submission
+from interviews.realtime.consumers import WATCH_S
 from interviews.realtime.events import emit
 from interviews.services.stages import stage_start
 from mockloop.env import VAR_DIR
@@ -53,6 +54,10 @@ ORIGIN = "http://127.0.0.1"
 COACH_ONLY = "SENTINEL-coach-only-4471"
 REFERENCE = "import sys\nprint(sum(map(int, sys.stdin.read().split())))\n"
 WAIT_S = 10
+#: What the log watcher promises a socket that missed broadcasts (consumers.RoomWatcher):
+#: caught up by the second pass after the events, each pass WATCH_S ± 20% apart; plus
+#: time for a loaded machine to run it.
+CATCH_UP_S = 2 * WATCH_S * 1.2 + 5
 
 
 # --- HTTP ------------------------------------------------------------------------------
@@ -555,8 +560,8 @@ def test_redis_restart_mid_room_loses_nothing(transactional_db, own_redis_and_se
         last = await asyncio.to_thread(lambda: Stage.objects.get(pk=stage.pk).last_seq)
 
         # The sockets stayed open and caught up from the log...
-        await coach.wait_seq(last)
-        await candidate.wait_for(lambda m: m.get("text") == "after-2")
+        await coach.wait_seq(last, timeout=CATCH_UP_S)
+        await candidate.wait_for(lambda m: m.get("text") == "after-2", timeout=CATCH_UP_S)
         assert candidate.ws.close_code is None and coach.ws.close_code is None
         # ...and live delivery is back: each push arrives well inside one watcher period.
         for n in range(3):
