@@ -81,20 +81,7 @@ def emit_many(
     stage_id = stage if isinstance(stage, int) else stage.pk
     with transaction.atomic(savepoint=False):
         last = _next_seq(stage_id, count=len(events))
-        rows = StageEvent.objects.bulk_create(
-            [
-                StageEvent(
-                    stage_id=stage_id,
-                    seq=last - len(events) + 1 + index,
-                    type=type,
-                    payload=payload,
-                    actor=actor
-                    if actor is not None and getattr(actor, "is_authenticated", False)
-                    else None,
-                )
-                for index, (type, payload, actor) in enumerate(events)
-            ]
-        )
+        rows = StageEvent.objects.bulk_create(_event_rows(stage_id, last - len(events) + 1, events))
         transaction.on_commit(lambda: [_broadcast(row) for row in rows])
     return rows
 
@@ -119,22 +106,29 @@ def emit_many_stages(
         out: dict[int, list[StageEvent]] = {}
         for stage_id, events in batches.items():
             first = lasts[stage_id] - len(events) + 1
-            out[stage_id] = [
-                StageEvent(
-                    stage_id=stage_id,
-                    seq=first + index,
-                    type=type,
-                    payload=payload,
-                    actor=actor
-                    if actor is not None and getattr(actor, "is_authenticated", False)
-                    else None,
-                )
-                for index, (type, payload, actor) in enumerate(events)
-            ]
+            out[stage_id] = _event_rows(stage_id, first, events)
             rows += out[stage_id]
         StageEvent.objects.bulk_create(rows)
         transaction.on_commit(lambda: [_broadcast(row) for row in rows])
     return out
+
+
+def _event_rows(
+    stage_id: int, first: int, events: list[tuple[str, dict[str, Any], Any]]
+) -> list[StageEvent]:
+    """Unsaved log rows for `events`, numbered from `first` in the order given."""
+    return [
+        StageEvent(
+            stage_id=stage_id,
+            seq=first + index,
+            type=type,
+            payload=payload,
+            actor=actor
+            if actor is not None and getattr(actor, "is_authenticated", False)
+            else None,
+        )
+        for index, (type, payload, actor) in enumerate(events)
+    ]
 
 
 def _next_seqs(counts: dict[int, int]) -> dict[int, int]:
