@@ -95,33 +95,36 @@ def request_language(request: Any) -> str:
     else the signed-in user's saved preference, else the first of Accept-Language we
     speak, else English. Takes a Django HttpRequest or a DRF Request (call it once the
     user is authenticated); returns the API's tag (`en`, `zh-Hans`, `zh-Hant`)."""
-    return (
-        _query_language(request)
-        or user_language(getattr(request, "user", None))
-        or _header_language(request)
-    )
+    query, accept = _request_asks(request)
+    return _by_contract(query, getattr(request, "user", None), accept)
 
 
-def _query_language(request: Any) -> str | None:
+def _request_asks(request: Any) -> tuple[str | None, str]:
+    """A request's `?lang=` and Accept-Language header."""
     query = getattr(request, "GET", None) or {}
-    return supported_language(query.get(QUERY_PARAMETER))
-
-
-def _header_language(request: Any) -> str:
     headers = getattr(request, "headers", None) or {}
-    return accept_language(headers.get("Accept-Language", "")) or DEFAULT_LANGUAGE
+    return query.get(QUERY_PARAMETER), headers.get("Accept-Language", "")
 
 
 def socket_language(scope: Mapping[str, Any], user: Any) -> str:
-    """The language of a websocket's error frames, by the same contract as a request's:
-    `?lang=` on the socket's URL, the user's saved preference, the handshake's
-    Accept-Language (the browser sends it), English."""
+    """The language of a websocket's error frames, by the same contract as a request's
+    (its URL's `?lang=`, the user's preference, the handshake's Accept-Language, which
+    the browser sends)."""
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     headers = dict(scope.get("headers") or ())
+    return _by_contract(
+        (query.get(QUERY_PARAMETER) or [""])[0],
+        user,
+        headers.get(b"accept-language", b"").decode("latin-1"),
+    )
+
+
+def _by_contract(query: str | None, user: Any, accept: str) -> str:
+    """The contract's order, once for requests and sockets alike."""
     return (
-        supported_language((query.get(QUERY_PARAMETER) or [""])[0])
+        supported_language(query)
         or user_language(user)
-        or accept_language(headers.get(b"accept-language", b"").decode("latin-1"))
+        or accept_language(accept)
         or DEFAULT_LANGUAGE
     )
 
@@ -165,7 +168,8 @@ class LanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: Any) -> Any:
-        activate(_query_language(request) or _header_language(request))
+        query, accept = _request_asks(request)
+        activate(_by_contract(query, None, accept))  # the user is not known yet
         try:
             response = self.get_response(request)
             response.headers.setdefault("Content-Language", active_language())
