@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -75,8 +74,11 @@ def test_debian_mirror_from_deb822_and_one_line_sources(tmp_path, monkeypatch):
 
 
 @pytest.mark.integration
-def test_ensure_is_idempotent_and_fast(images):
-    started = time.monotonic()
+def test_ensure_is_idempotent(images):
+    """A second ensure builds nothing: same image ids, no build step started (a wall-clock
+    bound here was flaky on a loaded host; what "fast" meant is "did no work")."""
+    client = build.docker_client()
+    ids = {language: client.images.get(tag).id for language, tag in images.items()}
     out = subprocess.run(
         [sys.executable, "-m", "sandbox.images.build", "ensure"],
         capture_output=True,
@@ -84,7 +86,8 @@ def test_ensure_is_idempotent_and_fast(images):
         cwd=build.PROJECT_DIR,
         check=True,
     ).stdout
-    assert time.monotonic() - started < 2.0
     assert "up to date" in out
+    assert "registry reachable" not in out and "offline build" not in out and "ready" not in out
     for language, tag in images.items():
         assert tag == build.image_tag(language) and tag in out
+        assert client.images.get(tag).id == ids[language]
