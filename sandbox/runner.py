@@ -61,6 +61,7 @@ Why these mechanics:
 from __future__ import annotations
 
 import _signal as signal  # the C module: `signal` would import enum (start-up time)
+import gc
 import os
 import resource
 import select
@@ -453,6 +454,12 @@ class Zygote:
         finally:
             sys.path.remove(HERE)
         parent, child = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+        # collect and freeze before the fork, not in the zygote: a collection there writes
+        # to the header of every object, copying (copy-on-write) nearly every page of the
+        # heap the two processes share; frozen, no later collection of either process (or
+        # of a test's) visits them
+        gc.collect()
+        gc.freeze()
         pid = os.fork()
         if pid == 0:  # the zygote: never return into the runner
             status = 1
