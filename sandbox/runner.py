@@ -380,6 +380,10 @@ def _kill_leftovers(pgid: int | None) -> None:
         time.sleep(0.001)
 
 
+# what a test's process starts with whatever the runner's dispositions are
+_DEFAULT_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGXCPU, signal.SIGINT)
+
+
 def _spawn(argv, env, stdin_fd, out_fd, err_fd, *, cpu_s, fsize, memory_kb) -> int:
     pid = os.fork()
     if pid:
@@ -391,7 +395,7 @@ def _spawn(argv, env, stdin_fd, out_fd, err_fd, *, cpu_s, fsize, memory_kb) -> i
         os.dup2(err_fd, 2)
         # fds are O_CLOEXEC anyway; close_range may be refused by seccomp, so bound the loop
         os.closerange(3, min(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 4096))
-        for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGXCPU, signal.SIGINT):
+        for sig in _DEFAULT_SIGNALS:
             signal.signal(sig, signal.SIG_DFL)
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
         resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
@@ -418,6 +422,50 @@ def _spawn(argv, env, stdin_fd, out_fd, err_fd, *, cpu_s, fsize, memory_kb) -> i
         finally:
             os._exit(127)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _spawn_python(argv, env, stdin_fd, out_fd, err_fd, *, cpu_s, fsize, memory_kb) -> int:
+    """A Python test the exec way without a fork of the runner: ``posix_spawn`` (the C
+    library's vfork and exec: no copy of the runner's page tables, no copy-on-write of
+    its pages in the child, nothing run in a copy of the runner). What ``_spawn`` does
+    between fork and exec, ``python_start --limits`` does before the test's script runs
+    (the per-test rlimits, the OOM score, fds 3 and up closed, the working directory);
+    the process group and the signals' dispositions are the spawn's own attributes."""
+    _, stack_hard = resource.getrlimit(resource.RLIMIT_STACK)
+    stack = memory_kb * 1024
+    if stack_hard != resource.RLIM_INFINITY:
+        stack = min(stack, stack_hard)
+    start = len(PYTHON_ARGV)
+    limits = f"{cpu_s},{fsize},{stack},{WORK}"
+    spawned = [*argv[:start], "--limits", limits, *argv[start:]]
+    # the kernel lays out a process's stack at exec from RLIMIT_STACK: ours for the
+    # moment (a soft limit, which we may raise back), so that the test gets the same room
+    # as when the limit is set before exec
+    own = resource.getrlimit(resource.RLIMIT_STACK)
+    resource.setrlimit(resource.RLIMIT_STACK, (stack, stack_hard))
+    try:
+        return os.posix_spawn(
+            argv[0],
+            spawned,
+            env,
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, stdin_fd, 0),
+                (os.POSIX_SPAWN_DUP2, out_fd, 1),
+                (os.POSIX_SPAWN_DUP2, err_fd, 2),
+            ],
+            setpgroup=0,
+            setsigdef=_DEFAULT_SIGNALS,
+        )
+    except OSError:  # e.g. no interpreter there: the fork path reports it as before
+        return _spawn(
+            argv, env, stdin_fd, out_fd, err_fd, cpu_s=cpu_s, fsize=fsize, memory_kb=memory_kb
+        )
+    finally:
+        resource.setrlimit(resource.RLIMIT_STACK, own)
+
+
+def _python_test(argv) -> bool:
+    return len(argv) > len(PYTHON_ARGV) and argv[: len(PYTHON_ARGV)] == PYTHON_ARGV
 
 
 def run_process(argv, env, stdin: bytes, *, time_ms, wall_ms, memory_kb, fsize, stderr_cap):
@@ -450,9 +498,8 @@ def run_process(argv, env, stdin: bytes, *, time_ms, wall_ms, memory_kb, fsize, 
         status, usage, wall_timeout = outcome
         wall = time.monotonic() - start
     else:
-        pid = _spawn(
-            argv, env, in_fd, out_fd, err_fd, cpu_s=cpu_s, fsize=fsize, memory_kb=memory_kb
-        )
+        spawn = _spawn_python if _python_test(argv) else _spawn
+        pid = spawn(argv, env, in_fd, out_fd, err_fd, cpu_s=cpu_s, fsize=fsize, memory_kb=memory_kb)
         os.close(in_fd)
         wall_timeout = False
         waited = _wait_until(pid, deadline)
@@ -528,11 +575,7 @@ class Zygote:
         self.pid, self.sock = pid, parent
 
     def serves(self, argv) -> bool:
-        return (
-            self.sock is not None
-            and len(argv) > len(PYTHON_ARGV)
-            and argv[: len(PYTHON_ARGV)] == PYTHON_ARGV
-        )
+        return self.sock is not None and _python_test(argv)
 
     def stop(self) -> None:
         if self.pid is not None:

@@ -1,7 +1,10 @@
-"""The runner's cheaper mechanics (issue 15): frames written together but never held long."""
+"""The runner's cheaper mechanics (issue 15): frames written together but never held long,
+and Python tests spawned without a fork of the runner, with the same limits."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import time
 
 import pytest
@@ -44,6 +47,62 @@ def test_no_frame_waits_longer_than_the_flush_interval(frames) -> None:
 def test_a_big_output_is_written_at_once(frames) -> None:
     runner_module.emit({"type": "test", "stdout_bytes": 1 << 17}, b"x" * (1 << 17))
     assert len(frames) == 1
+
+
+def test_a_python_test_is_spawned_without_forking_the_runner(monkeypatch, tmp_path) -> None:
+    """The exec path runs Python tests through posix_spawn; the test's process still
+    gets every per-test limit, the OOM score, only fds 0-2 and the work directory."""
+
+    def no_fork() -> int:
+        raise AssertionError("the runner forked")
+
+    monkeypatch.setattr(runner_module, "WORK", str(tmp_path))
+    monkeypatch.setattr(os, "fork", no_fork)
+    script = tmp_path / "main.py"
+    script.write_text(
+        "import os, resource\n"
+        "print([resource.getrlimit(r) for r in (resource.RLIMIT_CPU, resource.RLIMIT_FSIZE,"
+        " resource.RLIMIT_CORE)], resource.getrlimit(resource.RLIMIT_STACK)[0])\n"
+        "print(open('/proc/self/oom_score_adj').read().strip(), os.getcwd())\n"
+        "print(sorted(os.listdir('/proc/self/fd')))\n"
+        "print(input())\n"
+    )
+    argv = [*runner_module.PYTHON_ARGV, str(script)]
+    env = runner_module._child_env(runner_module.PYTHON_ENV)
+    result, out_fd, stderr = runner_module.run_process(
+        argv,
+        env,
+        b"hello\n",
+        time_ms=1500,
+        wall_ms=5000,
+        memory_kb=65536,
+        fsize=4096,
+        stderr_cap=4096,
+    )
+    out, _ = runner_module._read_head(out_fd, 4096)
+    os.close(out_fd)
+    assert result["exit_code"] == 0, stderr
+    limits, score, fds, echo = out.decode().splitlines()
+    assert limits == f"[(2, 3), (4096, 4096), (0, 0)] {64 << 20}"
+    assert score == f"1000 {tmp_path}"
+    assert fds == "['0', '1', '2', '3']"  # 3: the listing's own directory
+    assert echo == "hello"
+
+
+def test_a_script_cannot_start_without_its_limits(tmp_path) -> None:
+    """If the limits cannot be applied, python_start refuses to run the script."""
+    script = tmp_path / "main.py"
+    script.write_text("print('ran')\n")
+    limits = f"1,1024,{64 << 20},{tmp_path}/missing"
+    done = subprocess.run(
+        [*runner_module.PYTHON_ARGV, "--limits", limits, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 127
+    assert "ran" not in done.stdout
+    assert "cannot start the test" in done.stderr
 
 
 @pytest.mark.integration
