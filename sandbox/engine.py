@@ -518,10 +518,12 @@ class Engine:
                     slot.ended = time.monotonic()
                 self._release(slot, clean)
                 raw.total_ms = (time.monotonic() - started) * 1000
-            if clean or checked or raw.frames or raw.host_killed:
+            if clean or checked or raw.frames or raw.host_killed or raw.slot_status is not None:
                 return raw
-            # an unpinged warm container that was gone before its runner said hello:
-            # nothing of the job ran; once more, in a container that answers
+            # an unpinged warm container that was gone before anything came back (no
+            # frame, not even the slot's end: the runner writes its frames together, so
+            # one that failed early may have sent none): nothing of the job ran; once
+            # more, in a container that answers
 
     def _take_slot(self, profile: Profile) -> tuple[Slot, bool]:
         """An idle, healthy warm container for ``profile`` (a new one if there is none),
@@ -571,7 +573,7 @@ class Engine:
                     return False
                 if chunk[0] == 1:
                     reply += chunk[1]
-            return reply == b'{"type":"pong"}\n'
+            return reply == b'{"type":"pong"}\n' and not stream.pending
         except (OSError, TimeoutError):
             return False
 
@@ -721,7 +723,7 @@ class Engine:
                 kind_ = frame.header.get("type")
                 if until is not None and kind_ == until:
                     raw.slot_status = frame.header.get("status")
-                    return raw.finished and raw.slot_status == 0 and not buf
+                    return raw.finished and raw.slot_status == 0 and not buf and not stream.pending
                 if kind_ == "error":
                     raw.error = str(frame.header.get("message", "runner error"))
                 elif kind_ == "done":
@@ -740,37 +742,48 @@ class Engine:
 
 
 class _Demux:
-    """Reads Docker's multiplexed attach stream: 8-byte header (stream, size) + data."""
+    """Reads Docker's multiplexed attach stream: 8-byte header (stream, size) + data.
+
+    Buffered: one ``recv`` takes whatever has arrived (up to 256 KiB), often several
+    frames of the runner's at once, rather than two calls (header, then data) per frame.
+    A job's stream ends with the slot's ``slot-end`` line and nothing follows it until
+    the next job is sent, so nothing of the next job is read into this one's buffer;
+    ``pending`` says whether anything did come after what was consumed."""
+
+    CHUNK = 1 << 18
 
     def __init__(self, sock, deadline: float) -> None:
         self.sock = sock
         self.deadline = deadline
+        self.buf = bytearray()
 
-    def _recv_exact(self, n: int) -> bytes | None:
-        parts, got = [], 0
-        while got < n:
+    @property
+    def pending(self) -> bool:
+        return bool(self.buf)
+
+    def _fill(self, n: int) -> bool:
+        """At least ``n`` bytes buffered; False at the end of the stream with none."""
+        while len(self.buf) < n:
             remaining = self.deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError
             self.sock.settimeout(remaining)
-            chunk = self.sock.recv(min(n - got, 1 << 20))  # socket.timeout is TimeoutError
+            chunk = self.sock.recv(max(self.CHUNK, n - len(self.buf)))  # timeout: TimeoutError
             if not chunk:
-                if got:
+                if self.buf:
                     raise OSError("truncated attach stream")
-                return None
-            parts.append(chunk)
-            got += len(chunk)
-        return b"".join(parts)
+                return False
+            self.buf += chunk
+        return True
 
     def next(self) -> tuple[int, bytes] | None:
-        header = self._recv_exact(8)
-        if header is None:
+        if not self._fill(8):
             return None
-        size = int.from_bytes(header[4:8], "big")
-        data = self._recv_exact(size) if size else b""
-        if data is None:
-            raise OSError("truncated attach stream")
-        return header[0], data
+        size = int.from_bytes(self.buf[4:8], "big")
+        self._fill(8 + size)
+        kind, data = self.buf[0], bytes(self.buf[8 : 8 + size])
+        del self.buf[: 8 + size]
+        return kind, data
 
 
 # ------------------------------------------------------------------------------- sweep

@@ -1,7 +1,9 @@
 """How a Python test's program starts, in both ways the runner runs one.
 
-- **Exec** (the warm interpreter off, or after a test killed it): the runner execs
-  ``python3 -I -S -B python_start.pyc SCRIPT ARGS...`` for each test;
+- **Exec** (the warm interpreter off, or after a test killed it): the runner spawns
+  ``python3 -I -S -B python_start.pyc --limits CPU_S,FSIZE,STACK,CWD SCRIPT ARGS...``
+  for each test (``posix_spawn``: nothing runs between its fork and exec, so
+  ``apply_limits`` sets the test's limits here, before SCRIPT runs);
 - **Fork** (``sandbox/zygote.py``): the zygote calls ``site_builtins()`` once and each
   forked child calls ``run_script(argv)``.
 
@@ -52,6 +54,29 @@ def site_builtins() -> None:
     ):
         if directory not in sys.path and os.path.isdir(directory):
             sys.path.append(directory)
+
+
+MAX_FD = 4096
+
+
+def apply_limits(cpu_s: int, fsize: int, stack: int, cwd: str) -> None:
+    """What the runner's fork path does for a test between fork and exec: fds 3 and up
+    closed, the CPU, file-size, core and stack rlimits (hard ones included, so the
+    script cannot raise them), the OOM killer's first choice, the working directory.
+    Nothing of the test's own code has run yet."""
+    import resource
+
+    os.closerange(3, min(resource.getrlimit(resource.RLIMIT_NOFILE)[0], MAX_FD))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_STACK, (stack, resource.getrlimit(resource.RLIMIT_STACK)[1]))
+    try:  # noqa: SIM105 - no contextlib: it is not loaded at start-up
+        with open("/proc/self/oom_score_adj", "w") as fh:
+            fh.write("1000")
+    except OSError:
+        pass
+    os.chdir(cwd)
 
 
 def exit_status(exc: SystemExit) -> int:
@@ -116,6 +141,18 @@ def exit_code(status: int) -> int:
     return status & 0xFF if status >= 0 else 255
 
 
-if __name__ == "__main__":
+def main(args: list[str]) -> int:
+    if args[:1] == ["--limits"]:
+        cpu_s, fsize, stack, cwd = args[1].split(",", 3)
+        try:
+            apply_limits(int(cpu_s), int(fsize), int(stack), cwd)
+        except BaseException as exc:  # noqa: BLE001 - no limits: the script must not run
+            os.write(2, f"mockloop-runner: cannot start the test: {exc}\n".encode())
+            return 127
+        args = args[2:]
     site_builtins()
-    os._exit(exit_code(run_script(sys.argv[1:])))
+    return exit_code(run_script(args))
+
+
+if __name__ == "__main__":
+    os._exit(main(sys.argv[1:]))

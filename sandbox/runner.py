@@ -41,6 +41,8 @@ Why these mechanics:
 - PID 1 in its own PID namespace: candidate processes (same uid) cannot signal it, and
   ``kill(-1, SIGKILL)`` after each test removes every leftover, whatever its session or
   process group. Leftovers are killed, never waited for.
+- Frames are written to stdout together when they come close together (``_Frames``:
+  at most 20 ms late): each write costs the container's shim and dockerd CPU on its way.
 - stdin/stdout/stderr of a test are ``memfd`` files, not pipes: no pump loop, no
   deadlock, and ``RLIMIT_FSIZE`` caps what a test can write (SIGXFSZ / EFBIG).
 - Memory is enforced by the container's cgroup; the child's ``oom_score_adj`` is 1000
@@ -61,6 +63,7 @@ Why these mechanics:
 from __future__ import annotations
 
 import _signal as signal  # the C module: `signal` would import enum (start-up time)
+import gc
 import os
 import resource
 import select
@@ -167,14 +170,64 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
+class _Frames:
+    """The frames not yet written to stdout, written together: every write there passes
+    through the container's shim and dockerd on its way to the worker (CPU of theirs per
+    write), so the frames of tests that end close together go in one write. None waits
+    longer than ``FLUSH_S`` (the runner's waits wake up for it: ``_poll_ms``), and the
+    last ones are written before the runner exits."""
+
+    FLUSH_S = 0.02
+    MAX_BYTES = 65536
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.since = 0.0  # when the oldest unwritten frame was added
+
+    def add(self, line: bytes, payloads: tuple[bytes, ...]) -> None:
+        if not self.parts:
+            self.since = time.monotonic()
+        self.parts.append(line)
+        self.parts.extend(p for p in payloads if p)
+        self.size += len(line) + sum(map(len, payloads))
+        if self.size >= self.MAX_BYTES or time.monotonic() - self.since >= self.FLUSH_S:
+            self.flush()
+
+    def due_in(self) -> float | None:
+        """Seconds until the oldest unwritten frame must go (None: nothing waits)."""
+        return self.since + self.FLUSH_S - time.monotonic() if self.parts else None
+
+    def flush_if_due(self) -> None:
+        if self.parts and time.monotonic() - self.since >= self.FLUSH_S:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.parts:
+            parts, self.parts, self.size = self.parts, [], 0
+            data = b"".join(parts)
+            if len(data) < 4 * self.MAX_BYTES:
+                _write_all(1, data)
+            else:  # a big stdout: no second copy of it
+                for part in parts:
+                    _write_all(1, part)
+
+
+FRAMES = _Frames()
+
+
 def emit(header: dict, *payloads: bytes) -> None:
-    line = json_dumps(header).encode() + b"\n"
-    if sum(map(len, payloads)) < 65536:
-        _write_all(1, b"".join((line, *payloads)))
-        return
-    _write_all(1, line)
-    for payload in payloads:
-        _write_all(1, payload)
+    FRAMES.add(json_dumps(header).encode() + b"\n", payloads)
+
+
+def _poll_ms(seconds: float, floor: int = 1) -> int:
+    """A poll timeout for a wait of ``seconds`` that wakes up when a frame is due (and
+    writes the ones that are)."""
+    FRAMES.flush_if_due()
+    due = FRAMES.due_in()
+    if due is not None:
+        seconds = min(seconds, due)
+    return max(floor, _ceil(seconds * 1000))
 
 
 # ---------------------------------------------------------------------------- setup
@@ -323,7 +376,12 @@ def _kill_leftovers(pgid: int | None) -> None:
                 break
         if not alive or time.monotonic() > deadline:
             return
+        FRAMES.flush_if_due()
         time.sleep(0.001)
+
+
+# what a test's process starts with whatever the runner's dispositions are
+_DEFAULT_SIGNALS = (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGXCPU, signal.SIGINT)
 
 
 def _spawn(argv, env, stdin_fd, out_fd, err_fd, *, cpu_s, fsize, memory_kb) -> int:
@@ -337,7 +395,7 @@ def _spawn(argv, env, stdin_fd, out_fd, err_fd, *, cpu_s, fsize, memory_kb) -> i
         os.dup2(err_fd, 2)
         # fds are O_CLOEXEC anyway; close_range may be refused by seccomp, so bound the loop
         os.closerange(3, min(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 4096))
-        for sig in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGXCPU, signal.SIGINT):
+        for sig in _DEFAULT_SIGNALS:
             signal.signal(sig, signal.SIG_DFL)
         resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
         resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
@@ -364,6 +422,50 @@ def _spawn(argv, env, stdin_fd, out_fd, err_fd, *, cpu_s, fsize, memory_kb) -> i
         finally:
             os._exit(127)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _spawn_python(argv, env, stdin_fd, out_fd, err_fd, *, cpu_s, fsize, memory_kb) -> int:
+    """A Python test the exec way without a fork of the runner: ``posix_spawn`` (the C
+    library's vfork and exec: no copy of the runner's page tables, no copy-on-write of
+    its pages in the child, nothing run in a copy of the runner). What ``_spawn`` does
+    between fork and exec, ``python_start --limits`` does before the test's script runs
+    (the per-test rlimits, the OOM score, fds 3 and up closed, the working directory);
+    the process group and the signals' dispositions are the spawn's own attributes."""
+    _, stack_hard = resource.getrlimit(resource.RLIMIT_STACK)
+    stack = memory_kb * 1024
+    if stack_hard != resource.RLIM_INFINITY:
+        stack = min(stack, stack_hard)
+    start = len(PYTHON_ARGV)
+    limits = f"{cpu_s},{fsize},{stack},{WORK}"
+    spawned = [*argv[:start], "--limits", limits, *argv[start:]]
+    # the kernel lays out a process's stack at exec from RLIMIT_STACK: ours for the
+    # moment (a soft limit, which we may raise back), so that the test gets the same room
+    # as when the limit is set before exec
+    own = resource.getrlimit(resource.RLIMIT_STACK)
+    resource.setrlimit(resource.RLIMIT_STACK, (stack, stack_hard))
+    try:
+        return os.posix_spawn(
+            argv[0],
+            spawned,
+            env,
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, stdin_fd, 0),
+                (os.POSIX_SPAWN_DUP2, out_fd, 1),
+                (os.POSIX_SPAWN_DUP2, err_fd, 2),
+            ],
+            setpgroup=0,
+            setsigdef=_DEFAULT_SIGNALS,
+        )
+    except OSError:  # e.g. no interpreter there: the fork path reports it as before
+        return _spawn(
+            argv, env, stdin_fd, out_fd, err_fd, cpu_s=cpu_s, fsize=fsize, memory_kb=memory_kb
+        )
+    finally:
+        resource.setrlimit(resource.RLIMIT_STACK, own)
+
+
+def _python_test(argv) -> bool:
+    return len(argv) > len(PYTHON_ARGV) and argv[: len(PYTHON_ARGV)] == PYTHON_ARGV
 
 
 def run_process(argv, env, stdin: bytes, *, time_ms, wall_ms, memory_kb, fsize, stderr_cap):
@@ -396,9 +498,8 @@ def run_process(argv, env, stdin: bytes, *, time_ms, wall_ms, memory_kb, fsize, 
         status, usage, wall_timeout = outcome
         wall = time.monotonic() - start
     else:
-        pid = _spawn(
-            argv, env, in_fd, out_fd, err_fd, cpu_s=cpu_s, fsize=fsize, memory_kb=memory_kb
-        )
+        spawn = _spawn_python if _python_test(argv) else _spawn
+        pid = spawn(argv, env, in_fd, out_fd, err_fd, cpu_s=cpu_s, fsize=fsize, memory_kb=memory_kb)
         os.close(in_fd)
         wall_timeout = False
         waited = _wait_until(pid, deadline)
@@ -453,6 +554,12 @@ class Zygote:
         finally:
             sys.path.remove(HERE)
         parent, child = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_SEQPACKET)
+        # collect and freeze before the fork, not in the zygote: a collection there writes
+        # to the header of every object, copying (copy-on-write) nearly every page of the
+        # heap the two processes share; frozen, no later collection of either process (or
+        # of a test's) visits them
+        gc.collect()
+        gc.freeze()
         pid = os.fork()
         if pid == 0:  # the zygote: never return into the runner
             status = 1
@@ -468,11 +575,7 @@ class Zygote:
         self.pid, self.sock = pid, parent
 
     def serves(self, argv) -> bool:
-        return (
-            self.sock is not None
-            and len(argv) > len(PYTHON_ARGV)
-            and argv[: len(PYTHON_ARGV)] == PYTHON_ARGV
-        )
+        return self.sock is not None and _python_test(argv)
 
     def stop(self) -> None:
         if self.pid is not None:
@@ -495,7 +598,7 @@ class Zygote:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
-            events = dict(poller.poll(max(1, _ceil(remaining * 1000))))
+            events = dict(poller.poll(_poll_ms(remaining)))
             if self.sock.fileno() in events:
                 try:
                     return self.sock.recv(256)
@@ -585,7 +688,7 @@ def _wait_until(pid: int, deadline: float):
             if remaining <= 0:
                 return None
             if pidfd is not None:
-                poller.poll(max(1, _ceil(remaining * 1000)))
+                poller.poll(_poll_ms(remaining))
             else:  # pragma: no cover
                 time.sleep(min(remaining, 0.002))
     finally:
@@ -1080,6 +1183,7 @@ class WarmNode:
     def start(self) -> bool:
         import _socket
 
+        FRAMES.flush()  # a node takes tens of milliseconds to be ready: none waits for it
         parent, child = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
         if self.diag < 0:
             self.diag = _memfd("node-stderr")
@@ -1207,7 +1311,7 @@ class WarmNode:
             while True:
                 now = time.monotonic()
                 wait = min(check_at, deadline) - now
-                if poller.poll(max(0, _ceil(wait * 1000))):
+                if poller.poll(_poll_ms(wait, 0)):
                     break
                 now = time.monotonic()
                 if now >= deadline:
@@ -1430,6 +1534,13 @@ def _hit_limit(result: dict, stderr: bytes, limits: dict) -> bool:
 
 
 def main() -> int:
+    try:
+        return _main()
+    finally:
+        FRAMES.flush()
+
+
+def _main() -> int:
     _make_undumpable()
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     # PID 1 gets only the signals it handles: handle none (Python's SIGINT handler would

@@ -47,7 +47,6 @@ What a test's process can see, and why this is safe (the trade-off against exec)
 
 import _signal as signal  # not `signal`: it imports enum
 import _socket
-import gc
 import io
 import os
 import resource
@@ -183,8 +182,6 @@ def serve(sock, env: dict, libc) -> int:
     """The zygote's loop (in the child the runner forked); returns when the runner is gone."""
     _setup(libc, env)
     site_builtins()  # the runner runs without `site`; a test's script gets what it gives
-    gc.collect()
-    gc.freeze()  # children do not copy-on-write the zygote's objects when they collect
     while True:
         msg, fds = _receive(sock)
         if not msg:
