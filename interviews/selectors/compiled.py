@@ -18,10 +18,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
+
+M = TypeVar("M", bound=Model)
 
 #: Parameter placeholders while compiling: integers no id ever takes.
 _SENTINEL_BASE = -(2**31) + 7_919
@@ -82,3 +84,14 @@ class CompiledValues:
             fetched = cursor.fetchall()
         names = plan.names
         return [dict(zip(names, row, strict=True)) for row in plan.compiler.results_iter([fetched])]
+
+
+def instance_from_columns(
+    model: type[M], columns: dict[str, Any], using: str = DEFAULT_DB_ALIAS
+) -> M:
+    """A model instance from some of its columns (by attname), e.g. a `CompiledValues`
+    row: the others are deferred (loaded if touched), never silent defaults.
+    `Model.from_db` takes the values in the model's field order, whatever order they
+    were read in."""
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in columns]
+    return model.from_db(using, names, [columns[name] for name in names])

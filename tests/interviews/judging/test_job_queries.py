@@ -7,10 +7,10 @@ from django.test.utils import CaptureQueriesContext
 
 from interviews.judging import jobs
 from interviews.judging import submissions as judging
-from interviews.models import Part, Submission, TestCase
+from interviews.models import Part, Stage, StageFollowUp, Submission, TestCase
 from sandbox import JobResult
 from sandbox import TestResult as SandboxTestResult
-from tests.factories import TestCaseFactory
+from tests.factories import FollowUpFactory, TestCaseFactory
 from tests.interviews.world import World
 
 API = "/api/v1"
@@ -199,3 +199,43 @@ def test_a_submission_post_and_its_queuing_run_a_bounded_number_of_queries(
     if not connection.features.has_select_for_update:
         assert not [sql for sql in sqls if sql.startswith('SELECT "auth_user"')], sqls
     assert len(sqls) <= (16 if connection.features.has_select_for_update else 15), sqls
+
+
+@pytest.mark.django_db
+def test_the_worker_judges_a_warm_ten_test_job_in_twelve_queries(
+    world: World, ten_hidden_tests, django_assert_max_num_queries
+):
+    """Warm (the part's tests and the question's facts in this process's memory): the
+    claim's UPDATE, then the submission with only its question's job settings (one
+    compiled SELECT, no stage, no prompt), the `running` event (number, row); the verdict's
+    UPDATE, every test result in one INSERT, the `done` event; and nothing for the
+    scripted interviewer, as the question has no `on_part_passed` follow-up. Plus the two
+    transactions' savepoints in a test; on PostgreSQL each event also locks the stage."""
+    judging.submission_judge(_submit(world).pk)
+    submission = _submit(world)
+    bound = 14 if connection.vendor == "postgresql" else 12
+    with django_assert_max_num_queries(bound) as queries:
+        judging.submission_judge(submission.pk)
+    sqls = [q["sql"] for q in queries.captured_queries]
+    assert not [sql for sql in sqls if '"interviews_question"."prompt"' in sql], sqls
+    assert not [sql for sql in sqls if sql.startswith('SELECT "interviews_stage"')], sqls
+    assert not [sql for sql in sqls if "interviews_followup" in sql], sqls
+    submission.refresh_from_db()
+    assert (submission.verdict, submission.passed) == ("accepted", N_TESTS)
+
+
+@pytest.mark.django_db
+def test_a_follow_up_added_to_the_bank_fires_on_the_next_passed_part(
+    world: World, ten_hidden_tests
+):
+    """The question's facts are kept under the bank generation: once an `on_part_passed`
+    follow-up is added, the next accepted submit fires it."""
+    # continued solo: the scripted interviewer asks (world.coding's coach is not in the room)
+    Stage.objects.filter(pk=world.coding.pk).update(coach=None, coach_requested=False)
+    judging.submission_judge(_submit(world).pk)
+    assert not StageFollowUp.objects.filter(stage=world.coding).exists()
+    follow_up = FollowUpFactory(
+        question=world.coding_q, position=3, trigger="on_part_passed", unlocks_part=None
+    )
+    judging.submission_judge(_submit(world).pk)
+    assert StageFollowUp.objects.filter(stage=world.coding, follow_up=follow_up).exists()
