@@ -239,3 +239,35 @@ def test_a_follow_up_added_to_the_bank_fires_on_the_next_passed_part(
     )
     judging.submission_judge(_submit(world).pk)
     assert StageFollowUp.objects.filter(stage=world.coding, follow_up=follow_up).exists()
+
+
+@pytest.mark.django_db
+def test_a_warm_submission_post_runs_ten_queries(
+    world: World, as_user, monkeypatch, django_assert_max_num_queries
+):
+    """Warm (the stage's question ids and the question's facts in the process memo):
+    the token, the stage's state (the visibility rule), its lock with its status, the
+    in-flight count, the INSERT, the `queued` event (number, row), the queue position,
+    and the test transaction's savepoint pair. Not the question's row, its parts or its
+    follow-ups (part 1 is never locked). PostgreSQL: + the author's and the stage's row
+    locks."""
+    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk, **_: None)
+    client = as_user(world.owner)
+    body = {
+        "stage": world.coding.pk,
+        "question": world.coding_q.pk,
+        "part": 1,
+        "language": "python",
+        "code": "print(3)",
+        "mode": "submit",
+    }
+    assert client.post(f"{API}/submissions/", body, format="json").status_code == 202
+    Submission.objects.filter(status="queued").update(status="done")
+    bound = 12 if connection.vendor == "postgresql" else 10
+    with django_assert_max_num_queries(bound) as queries:
+        response = client.post(f"{API}/submissions/", body, format="json")
+    assert response.status_code == 202, response.content
+    assert response.json()["queue_position"] == 1
+    sqls = [q["sql"] for q in queries.captured_queries]
+    assert not [sql for sql in sqls if "interviews_question" in sql or "interviews_part" in sql]
+    assert not [sql for sql in sqls if "interviews_followup" in sql]
