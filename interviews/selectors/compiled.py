@@ -42,25 +42,35 @@ class _Plan:
 
 class CompiledValues:
     """`build(**params)` must return a `values()` queryset whose only varying inputs are
-    `params`, integers matched for equality (ids); `rows(**params)` gives what evaluating
-    it would — no rows for an id no column can hold, as Django's lookup gives."""
+    `params`, integers matched for equality (ids), or strings matched for equality when
+    named in `text` (e.g. a token's key); `rows(**params)` gives what evaluating it would
+    — no rows for an id no column can hold, as Django's lookup gives."""
 
-    def __init__(self, build: Callable[..., QuerySet], *params: str) -> None:
+    def __init__(
+        self, build: Callable[..., QuerySet], *params: str, text: tuple[str, ...] = ()
+    ) -> None:
+        if not set(text) <= set(params):
+            raise ValueError(f"text parameters {text} must be among {params}")
         self.build = build
         self.params = params
+        self.text = frozenset(text)
         # Per thread, as Django's connections are: a plan's compiler holds its thread's
         # connection, and both go when the thread ends.
         self._plans = threading.local()
 
     def _compile(self, using: str) -> _Plan:
-        sentinels = {name: _SENTINEL_BASE + i for i, name in enumerate(self.params)}
+        sentinels: dict[str, int | str] = {
+            name: f"\x00compiled-parameter-{i}\x00" if name in self.text else _SENTINEL_BASE + i
+            for i, name in enumerate(self.params)
+        }
         queryset = self.build(**sentinels)
         query = queryset.query
         compiler = query.get_compiler(using)
         sql, params = compiler.as_sql()
-        by_value = {value: name for name, value in sentinels.items()}
+        by_value = {(type(value), value): name for name, value in sentinels.items()}
         slots = [
-            (True, by_value[p]) if type(p) is int and p in by_value else (False, p) for p in params
+            (True, by_value[(type(p), p)]) if (type(p), p) in by_value else (False, p)
+            for p in params
         ]
         if sorted(name for named, name in slots if named) != sorted(self.params):
             raise ValueError(f"each parameter must appear once in the SQL: {sql}")
@@ -70,9 +80,13 @@ class CompiledValues:
             names = [*query.extra_select, *query.values_select, *query.annotation_select]
         return _Plan(sql=sql, slots=slots, names=names, compiler=compiler)
 
-    def rows(self, using: str = DEFAULT_DB_ALIAS, **params: int) -> list[dict[str, Any]]:
-        if any(value not in _INT64 for value in params.values()):
-            return []
+    def rows(self, using: str = DEFAULT_DB_ALIAS, **params: int | str) -> list[dict[str, Any]]:
+        for name, value in params.items():
+            if name in self.text:
+                if not isinstance(value, str):
+                    raise TypeError(f"{name} must be a string")
+            elif value not in _INT64:
+                return []
         connection = connections[using]
         plans: dict[str, _Plan] = self._plans.__dict__
         plan = plans.get(using)
