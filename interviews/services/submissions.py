@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
+from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from interviews.access import access_stage_as_candidate, access_stage_clock
@@ -109,6 +110,27 @@ def _stage_lock_status(stage_id: int) -> str | None:
     return rows[0]["status"] if rows else None
 
 
+_AUTHOR_LOCK = CompiledValues(
+    lambda author_id: (
+        get_user_model().objects.select_for_update().filter(pk=author_id).order_by().values("pk")
+    ),
+    "author_id",
+)
+_IN_FLIGHT = CompiledValues(
+    lambda author_id: (
+        Submission.objects.filter(
+            author_id=author_id,
+            status__in=[Submission.Status.QUEUED, Submission.Status.RUNNING],
+        )
+        .order_by()
+        .values("author_id")
+        .annotate(in_flight=Count("id"))
+        .values("in_flight")
+    ),
+    "author_id",
+)
+
+
 def _check_in_flight(author: AbstractBaseUser) -> None:
     """At most `JUDGE_MAX_IN_FLIGHT_PER_USER` of a candidate's submissions wait for or
     occupy the judge at once, so one candidate cannot hold every worker. Counted under a
@@ -117,10 +139,9 @@ def _check_in_flight(author: AbstractBaseUser) -> None:
     # (SQLite has no row locks, and Django drops FOR UPDATE there: the query would lock
     # nothing; its writers take the database's one write lock instead)
     if connection.features.has_select_for_update:
-        get_user_model().objects.select_for_update().filter(pk=author.pk).first()
-    in_flight = Submission.objects.filter(
-        author=author, status__in=[Submission.Status.QUEUED, Submission.Status.RUNNING]
-    ).count()
+        _AUTHOR_LOCK.rows(author_id=author.pk)
+    found = _IN_FLIGHT.rows(author_id=author.pk)
+    in_flight = found[0]["in_flight"] if found else 0
     if in_flight >= limit:
         raise TooBusy(
             _(
