@@ -4,6 +4,7 @@ session backend, the websocket's `?token=` and the room's access re-check, each 
 instead of two. The account profile (the saved language) comes in the same query."""
 
 import binascii
+import functools
 from hmac import compare_digest
 
 from django.contrib.auth import get_user_model
@@ -18,34 +19,85 @@ from knox.settings import CONSTANTS
 from rest_framework import exceptions
 
 from interviews.roles import remember_role, with_coach_flag
+from interviews.selectors.compiled import CompiledValues, instance_from_columns
 
 
 class TokenExpired(Exception):
     """The key was right, but its token's time is up (the row is deleted)."""
 
 
+@functools.cache
+def _token_columns() -> tuple[list[str], list[str], list[str]]:
+    """The columns (attnames) of a token, its user and the user's profile."""
+    from knox.models import AuthToken
+
+    from interviews.models import AccountProfile
+
+    return tuple(
+        [field.attname for field in model._meta.concrete_fields]
+        for model in (AuthToken, get_user_model(), AccountProfile)
+    )
+
+
+def _token_rows(token_key: str):
+    from knox.models import AuthToken
+
+    token, user, profile = _token_columns()
+    rows = with_coach_flag(AuthToken.objects.filter(token_key=token_key), "user_id")
+    return rows.values(
+        *token,
+        *(f"user__{name}" for name in user),
+        *(f"user__account_profile__{name}" for name in profile),
+        "user_is_coach",
+    )
+
+
+#: Every API request made with a token runs this lookup: compiled to SQL once per thread
+#: (CompiledValues), as building its joins and the role's subquery cost more CPU than
+#: running it. It still reads the database every time, so a revoked (deleted) token is
+#: refused at once.
+_TOKEN_WITH_USER = CompiledValues(_token_rows, "token_key", text=("token_key",))
+
+
+def _token_from_row(row: dict):
+    """The token with its user and the user's profile (or the knowledge that there is
+    none) cached on it, as `select_related` would leave them."""
+    from knox.models import AuthToken
+
+    from interviews.models import AccountProfile
+
+    token_names, user_names, profile_names = _token_columns()
+    user_model = get_user_model()
+    token = instance_from_columns(AuthToken, {name: row[name] for name in token_names})
+    user = instance_from_columns(user_model, {name: row[f"user__{name}"] for name in user_names})
+    profile_columns = {name: row[f"user__account_profile__{name}"] for name in profile_names}
+    profile = None
+    if profile_columns[AccountProfile._meta.pk.attname] is not None:
+        profile = instance_from_columns(AccountProfile, profile_columns)
+        AccountProfile._meta.get_field("user").set_cached_value(profile, user)
+    user_model._meta.get_field("account_profile").set_cached_value(user, profile)
+    AuthToken._meta.get_field("user").set_cached_value(token, user)
+    return token
+
+
 def token_with_user(key: str):
     """The live token `key` with its user, whose role is remembered; None if there is none;
     TokenExpired if it was one and has expired. Callers decide what an inactive user means.
     """
-    from knox.models import AuthToken
-
     if not key:
         return None
     try:
         digest = hash_token(key)
     except (TypeError, ValueError, binascii.Error):
         return None
-    rows = with_coach_flag(
-        AuthToken.objects.select_related("user", "user__account_profile"), "user_id"
-    )
-    for token in rows.filter(token_key=key[: CONSTANTS.TOKEN_KEY_LENGTH]):
-        if not compare_digest(digest, token.digest):
+    for row in _TOKEN_WITH_USER.rows(token_key=key[: CONSTANTS.TOKEN_KEY_LENGTH]):
+        if not compare_digest(digest, row["digest"]):
             continue
+        token = _token_from_row(row)
         if token.expiry is not None and token.expiry <= timezone.now():
             token.delete()
             raise TokenExpired
-        remember_role(token.user, token.user_is_coach)
+        remember_role(token.user, row["user_is_coach"])
         return token
     return None
 

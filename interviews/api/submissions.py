@@ -9,7 +9,7 @@ from rest_framework.response import Response
 
 from interviews.models import Submission
 from interviews.models.bank import Language
-from interviews.selectors.stages import stage_for, stage_row_for
+from interviews.selectors.stages import stage_for, stage_state_for
 from interviews.selectors.submissions import stage_submissions, submission_for
 from interviews.services.submissions import submission_create
 
@@ -58,7 +58,7 @@ class SubmissionCreateApi(PracticeApi):
         serializer = SubmissionInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        stage = stage_row_for(request.user, data["stage"])
+        stage = stage_state_for(request.user, data["stage"])
         submission = submission_create(
             stage=stage,
             author=request.user,

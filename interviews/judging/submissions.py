@@ -20,8 +20,9 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from interviews.models import Submission, TestCase, TestResult
+from interviews.models import Question, Submission, TestCase, TestResult
 from interviews.realtime.events import emit
+from interviews.selectors.compiled import CompiledValues, instance_from_columns
 from sandbox import JobResult, Test, run_tests
 
 from .jobs import question_job, submission_tests
@@ -80,6 +81,55 @@ def submission_status_payload(submission: Submission) -> dict:
 
 INTERRUPTED_TWICE = "its judging was interrupted twice (the worker judging it stopped)."
 
+#: What judging reads of a claimed submission and its question (the sandbox job's
+#: settings): not the question's prompt, translations or starter code, nor the stage.
+CLAIMED_COLUMNS = (
+    "id",
+    "stage_id",
+    "question_id",
+    "part",
+    "author_id",
+    "language",
+    "code",
+    "mode",
+    "stdin",
+    "status",
+    "verdict",
+    "passed",
+    "total",
+    "attempts",
+    "leased_until",
+)
+JOB_COLUMNS = (
+    "id",
+    "io",
+    "entrypoint",
+    "checker",
+    "time_limit_ms",
+    "memory_limit_mb",
+    "output_limit_mb",
+)
+# Compiled to SQL once per worker thread (CompiledValues): building the join for every
+# job was most of the claim's CPU.
+_CLAIMED = CompiledValues(
+    lambda submission_id: Submission.objects.filter(pk=submission_id).values(
+        *CLAIMED_COLUMNS, *(f"question__{name}" for name in JOB_COLUMNS)
+    )[:1],
+    "submission_id",
+)
+
+
+def _claimed_submission(submission_id: int) -> Submission | None:
+    """The submission with its question's job settings loaded (the rest deferred)."""
+    found = _CLAIMED.rows(submission_id=submission_id)
+    if not found:
+        return None
+    columns = found[0]
+    question = {name: columns.pop(f"question__{name}") for name in JOB_COLUMNS}
+    submission = instance_from_columns(Submission, columns)
+    submission.question = instance_from_columns(Question, question)
+    return submission
+
 
 def submission_claim(submission_id: int) -> Claim | None:
     """Take the submission for judging, or say why not (None = nothing to do).
@@ -107,7 +157,7 @@ def submission_claim(submission_id: int) -> Claim | None:
         if not updated and rows.filter(expired).exists():
             submission_fail(submission_id=submission_id, reason=INTERRUPTED_TWICE)
             return None
-        submission = rows.select_related("question", "stage").first()
+        submission = _claimed_submission(submission_id)
         if submission is None:
             logger.warning("submission %s vanished before judging", submission_id)
             return None

@@ -18,10 +18,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
+
+M = TypeVar("M", bound=Model)
 
 #: Parameter placeholders while compiling: integers no id ever takes.
 _SENTINEL_BASE = -(2**31) + 7_919
@@ -40,25 +42,35 @@ class _Plan:
 
 class CompiledValues:
     """`build(**params)` must return a `values()` queryset whose only varying inputs are
-    `params`, integers matched for equality (ids); `rows(**params)` gives what evaluating
-    it would — no rows for an id no column can hold, as Django's lookup gives."""
+    `params`, integers matched for equality (ids), or strings matched for equality when
+    named in `text` (e.g. a token's key); `rows(**params)` gives what evaluating it would
+    — no rows for an id no column can hold, as Django's lookup gives."""
 
-    def __init__(self, build: Callable[..., QuerySet], *params: str) -> None:
+    def __init__(
+        self, build: Callable[..., QuerySet], *params: str, text: tuple[str, ...] = ()
+    ) -> None:
+        if not set(text) <= set(params):
+            raise ValueError(f"text parameters {text} must be among {params}")
         self.build = build
         self.params = params
+        self.text = frozenset(text)
         # Per thread, as Django's connections are: a plan's compiler holds its thread's
         # connection, and both go when the thread ends.
         self._plans = threading.local()
 
     def _compile(self, using: str) -> _Plan:
-        sentinels = {name: _SENTINEL_BASE + i for i, name in enumerate(self.params)}
+        sentinels: dict[str, int | str] = {
+            name: f"\x00compiled-parameter-{i}\x00" if name in self.text else _SENTINEL_BASE + i
+            for i, name in enumerate(self.params)
+        }
         queryset = self.build(**sentinels)
         query = queryset.query
         compiler = query.get_compiler(using)
         sql, params = compiler.as_sql()
-        by_value = {value: name for name, value in sentinels.items()}
+        by_value = {(type(value), value): name for name, value in sentinels.items()}
         slots = [
-            (True, by_value[p]) if type(p) is int and p in by_value else (False, p) for p in params
+            (True, by_value[(type(p), p)]) if (type(p), p) in by_value else (False, p)
+            for p in params
         ]
         if sorted(name for named, name in slots if named) != sorted(self.params):
             raise ValueError(f"each parameter must appear once in the SQL: {sql}")
@@ -68,9 +80,13 @@ class CompiledValues:
             names = [*query.extra_select, *query.values_select, *query.annotation_select]
         return _Plan(sql=sql, slots=slots, names=names, compiler=compiler)
 
-    def rows(self, using: str = DEFAULT_DB_ALIAS, **params: int) -> list[dict[str, Any]]:
-        if any(value not in _INT64 for value in params.values()):
-            return []
+    def rows(self, using: str = DEFAULT_DB_ALIAS, **params: int | str) -> list[dict[str, Any]]:
+        for name, value in params.items():
+            if name in self.text:
+                if not isinstance(value, str):
+                    raise TypeError(f"{name} must be a string")
+            elif value not in _INT64:
+                return []
         connection = connections[using]
         plans: dict[str, _Plan] = self._plans.__dict__
         plan = plans.get(using)
@@ -82,3 +98,14 @@ class CompiledValues:
             fetched = cursor.fetchall()
         names = plan.names
         return [dict(zip(names, row, strict=True)) for row in plan.compiler.results_iter([fetched])]
+
+
+def instance_from_columns(
+    model: type[M], columns: dict[str, Any], using: str = DEFAULT_DB_ALIAS
+) -> M:
+    """A model instance from some of its columns (by attname), e.g. a `CompiledValues`
+    row: the others are deferred (loaded if touched), never silent defaults.
+    `Model.from_db` takes the values in the model's field order, whatever order they
+    were read in."""
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in columns]
+    return model.from_db(using, names, [columns[name] for name in names])

@@ -7,10 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection
-from django.db.models import Count, Exists, Model, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -36,7 +36,7 @@ from interviews.selectors.access import (
     stage_is_visible_to,
     stages_visible_to,
 )
-from interviews.selectors.compiled import CompiledValues
+from interviews.selectors.compiled import CompiledValues, instance_from_columns
 from interviews.selectors.rubrics import (
     ScoringRubric,
     scoring_rubric_live,
@@ -47,8 +47,6 @@ from interviews.stage_kinds import stage_kind_list
 
 if TYPE_CHECKING:
     from interviews.selectors.access import AnyUser
-
-M = TypeVar("M", bound=Model)
 
 
 # --- stages ---------------------------------------------------------------------------
@@ -77,19 +75,11 @@ def stage_for(user: AnyUser, stage_id: int) -> Stage:
 def stage_row_for(user: AnyUser, stage_id: int) -> Stage:
     """The stage's own row if the user may see it, else NotFound (the same rule as
     `stage_for`, without its joins): for a service that loads and locks the stage again
-    itself, e.g. a submission (bench/judge.py counts every submission's web CPU)."""
+    itself."""
     stage = stages_visible_to(user).filter(pk=stage_id).first()
     if stage is None:
         raise NotFound(_("Stage not found."))
     return stage
-
-
-def instance_from_columns(model: type[M], columns: dict[str, Any]) -> M:
-    """A model instance from some of its columns (by attname) read with plain SQL: the
-    others are deferred (loaded if touched), never silent defaults. `Model.from_db` takes
-    the values in the model's field order, whatever order they were read in."""
-    names = [f.attname for f in model._meta.concrete_fields if f.attname in columns]
-    return model.from_db(connection.alias, names, [columns[name] for name in names])
 
 
 _STAGE_STATE = CompiledValues(
@@ -514,14 +504,7 @@ def stage_detail_rows(user: AnyUser, stage_id: int) -> StageDetailRows:
     stage.template_i18n = row["loop__template__i18n"]
     stage.scorecard_submitted = row["scorecard__draft"] is False  # a draft does not count
     generation = bank_cache.bank_generation()
-    question_ids = bank_cache.process_memo.get(generation, ("stage-questions", stage_id))
-    if question_ids is None:
-        question_ids = tuple(
-            StageQuestion.objects.filter(stage_id=stage_id)
-            .order_by("position")
-            .values_list("question_id", flat=True)
-        )
-        bank_cache.process_memo.put(generation, ("stage-questions", stage_id), question_ids)
+    question_ids = stage_question_ids(stage_id, generation)
     pushed = _DETAIL_PUSHED.rows(stage_id=stage_id)
     answers = _DETAIL_ANSWERS.rows(stage_id=stage_id)
     return StageDetailRows(
@@ -532,6 +515,20 @@ def stage_detail_rows(user: AnyUser, stage_id: int) -> StageDetailRows:
         answers=answers,
         generation=generation,
     )
+
+
+def stage_question_ids(stage_id: int, generation: int | None) -> tuple[int, ...]:
+    """The ids of the stage's questions in stage order, from the process memo (a stage's
+    questions are fixed when its loop starts; an admin edit moves the bank generation on)."""
+    question_ids = bank_cache.process_memo.get(generation, ("stage-questions", stage_id))
+    if question_ids is None:
+        question_ids = tuple(
+            StageQuestion.objects.filter(stage_id=stage_id)
+            .order_by("position")
+            .values_list("question_id", flat=True)
+        )
+        bank_cache.process_memo.put(generation, ("stage-questions", stage_id), question_ids)
+    return question_ids
 
 
 # --- events, reviews, scorecards ------------------------------------------------------

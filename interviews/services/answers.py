@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from interviews.access import access_stage_as_candidate
 from interviews.models import Answer, Question, Stage, StageQuestion
 from interviews.realtime.events import emit
-from interviews.selectors.stages import instance_from_columns
+from interviews.selectors.compiled import instance_from_columns
 
 from .errors import InvalidInput, StateConflict
 from .live import stage_on_answer_saved

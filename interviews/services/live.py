@@ -37,6 +37,7 @@ from interviews.selectors.stages import (
     scripted_interviewer_active,
     time_remaining_ms,
 )
+from interviews.selectors.submissions import question_judging_facts
 
 from .errors import InvalidInput, StateConflict
 from .recording_state import recordings_end_with_stage
@@ -201,6 +202,9 @@ def stage_on_part_passed(*, submission: Submission) -> list[StageFollowUp]:
     one that unlocks nothing."""
     from .follow_ups import stage_push_follow_up
 
+    facts = question_judging_facts(submission.question_id)
+    if facts is not None and not facts.fires_on_part_passed:
+        return []  # nothing to ask (most challenge questions): the stage is not even read
     stage = submission.stage
     if not scripted_interviewer_active(stage):
         return []

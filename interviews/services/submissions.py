@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
+from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from interviews.access import access_stage_as_candidate, access_stage_clock
@@ -15,7 +16,9 @@ from interviews.judging.tasks import queue_judging
 from interviews.models import Part, Question, Stage, Submission
 from interviews.models.bank import QuestionKind
 from interviews.realtime.events import emit
+from interviews.selectors.compiled import CompiledValues
 from interviews.selectors.stages import part_is_open, stage_question_get
+from interviews.selectors.submissions import stage_part_is_open, stage_question_facts
 
 from .documents import DocumentState, documents_of
 from .errors import InvalidInput, StateConflict, TooBusy, TooLarge
@@ -53,32 +56,31 @@ def submission_create(
     if stdin is not None and mode != Submission.Mode.RUN:
         raise InvalidInput(errors={"stdin": [_("stdin is only for run mode.")]})
 
-    stage = Stage.objects.select_for_update().select_related("loop").get(pk=stage.pk)
     access_stage_as_candidate(author, stage, refusal=_("Only the stage's candidate submits code."))
-    if stage.status != Stage.Status.LIVE:
+    if _stage_lock_status(stage.pk) != Stage.Status.LIVE:
         raise StateConflict(
             _("Code can be run or submitted only while the stage is live."), code="stage_not_live"
         )
-    question: Question | None = stage_question_get(stage, question_id)
-    if question is None:
+    facts = stage_question_facts(stage.pk, question_id)
+    if facts is None:
         raise InvalidInput(errors={"question": [_("Not a question of this stage.")]})
-    if question.kind != QuestionKind.CODING:
+    if facts.kind != QuestionKind.CODING:
         raise InvalidInput(errors={"question": [_("Not a coding question.")]})
-    if language not in question.languages:
+    if language not in facts.languages:
         raise InvalidInput(
             errors={
                 "language": [
-                    _("Use one of: %(languages)s.") % {"languages": ", ".join(question.languages)}
+                    _("Use one of: %(languages)s.") % {"languages": ", ".join(facts.languages)}
                 ]
             }
         )
-    if not part_is_open(stage, question, part):
+    if not stage_part_is_open(stage.pk, question_id, facts, part):
         raise StateConflict(_("Part %(part)s is not open.") % {"part": part}, code="part_locked")
     _check_in_flight(author)
 
     submission = Submission.objects.create(
         stage=stage,
-        question=question,
+        question_id=question_id,
         part=part,
         author=author,
         language=language,
@@ -91,6 +93,44 @@ def submission_create(
     return submission
 
 
+# The stage's status under its row's lock (PostgreSQL; on SQLite the transaction holds
+# the database's write lock already, and Django leaves FOR UPDATE out): a stage that
+# finishes meanwhile, by Finish or at its deadline (which lock the row too), takes no more
+# submissions. Compiled once per thread (CompiledValues), as it runs on every POST.
+_STAGE_LOCK = CompiledValues(
+    lambda stage_id: (
+        Stage.objects.select_for_update().filter(pk=stage_id).order_by().values("status")
+    ),
+    "stage_id",
+)
+
+
+def _stage_lock_status(stage_id: int) -> str | None:
+    rows = _STAGE_LOCK.rows(stage_id=stage_id)
+    return rows[0]["status"] if rows else None
+
+
+_AUTHOR_LOCK = CompiledValues(
+    lambda author_id: (
+        get_user_model().objects.select_for_update().filter(pk=author_id).order_by().values("pk")
+    ),
+    "author_id",
+)
+_IN_FLIGHT = CompiledValues(
+    lambda author_id: (
+        Submission.objects.filter(
+            author_id=author_id,
+            status__in=[Submission.Status.QUEUED, Submission.Status.RUNNING],
+        )
+        .order_by()
+        .values("author_id")
+        .annotate(in_flight=Count("id"))
+        .values("in_flight")
+    ),
+    "author_id",
+)
+
+
 def _check_in_flight(author: AbstractBaseUser) -> None:
     """At most `JUDGE_MAX_IN_FLIGHT_PER_USER` of a candidate's submissions wait for or
     occupy the judge at once, so one candidate cannot hold every worker. Counted under a
@@ -99,10 +139,9 @@ def _check_in_flight(author: AbstractBaseUser) -> None:
     # (SQLite has no row locks, and Django drops FOR UPDATE there: the query would lock
     # nothing; its writers take the database's one write lock instead)
     if connection.features.has_select_for_update:
-        get_user_model().objects.select_for_update().filter(pk=author.pk).first()
-    in_flight = Submission.objects.filter(
-        author=author, status__in=[Submission.Status.QUEUED, Submission.Status.RUNNING]
-    ).count()
+        _AUTHOR_LOCK.rows(author_id=author.pk)
+    found = _IN_FLIGHT.rows(author_id=author.pk)
+    in_flight = found[0]["in_flight"] if found else 0
     if in_flight >= limit:
         raise TooBusy(
             _(

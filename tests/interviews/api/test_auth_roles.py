@@ -48,4 +48,25 @@ def test_an_inactive_users_token_is_refused(world, as_user):
     client = as_user(world.owner)
     world.owner.is_active = False
     world.owner.save()
-    assert client.get(f"{API}/me/").status_code == 401
+    assert client.get(f"{API}/stages/{world.coding.pk}/").status_code == 401
+
+
+def test_a_token_is_looked_up_on_every_request_with_its_user_and_profile(world, as_user):
+    """The token lookup is compiled once per thread but runs on every request: the user
+    and their saved language come in its one query, and a revoked token is refused on
+    the very next request."""
+    from knox.models import AuthToken
+
+    from interviews.models import AccountProfile
+
+    AccountProfile.objects.create(user=world.owner, language="zh-Hans")
+    client = as_user(world.owner)
+    for _ in range(2):
+        with CaptureQueriesContext(connection) as ctx:
+            response = client.get(f"{API}/stages/{world.coding.pk}/")
+        assert response.status_code == 200 and response["Content-Language"] == "zh-Hans"
+        sqls = [q["sql"] for q in ctx.captured_queries]
+        assert len([sql for sql in sqls if '"knox_authtoken"' in sql]) == 1, sqls
+        assert not [sql for sql in sqls if sql.startswith('SELECT "interviews_accountprofile"')]
+    AuthToken.objects.filter(user=world.owner).delete()
+    assert client.get(f"{API}/stages/{world.coding.pk}/").status_code == 401

@@ -7,10 +7,10 @@ from django.test.utils import CaptureQueriesContext
 
 from interviews.judging import jobs
 from interviews.judging import submissions as judging
-from interviews.models import Part, Submission, TestCase
+from interviews.models import Part, Stage, StageFollowUp, Submission, TestCase
 from sandbox import JobResult
 from sandbox import TestResult as SandboxTestResult
-from tests.factories import TestCaseFactory
+from tests.factories import FollowUpFactory, TestCaseFactory
 from tests.interviews.world import World
 
 API = "/api/v1"
@@ -199,3 +199,75 @@ def test_a_submission_post_and_its_queuing_run_a_bounded_number_of_queries(
     if not connection.features.has_select_for_update:
         assert not [sql for sql in sqls if sql.startswith('SELECT "auth_user"')], sqls
     assert len(sqls) <= (16 if connection.features.has_select_for_update else 15), sqls
+
+
+@pytest.mark.django_db
+def test_the_worker_judges_a_warm_ten_test_job_in_twelve_queries(
+    world: World, ten_hidden_tests, django_assert_max_num_queries
+):
+    """Warm (the part's tests and the question's facts in this process's memory): the
+    claim's UPDATE, then the submission with only its question's job settings (one
+    compiled SELECT, no stage, no prompt), the `running` event (number, row); the verdict's
+    UPDATE, every test result in one INSERT, the `done` event; and nothing for the
+    scripted interviewer, as the question has no `on_part_passed` follow-up. Plus the two
+    transactions' savepoints in a test; on PostgreSQL each event also locks the stage."""
+    judging.submission_judge(_submit(world).pk)
+    submission = _submit(world)
+    bound = 14 if connection.vendor == "postgresql" else 12
+    with django_assert_max_num_queries(bound) as queries:
+        judging.submission_judge(submission.pk)
+    sqls = [q["sql"] for q in queries.captured_queries]
+    assert not [sql for sql in sqls if '"interviews_question"."prompt"' in sql], sqls
+    assert not [sql for sql in sqls if sql.startswith('SELECT "interviews_stage"')], sqls
+    assert not [sql for sql in sqls if "interviews_followup" in sql], sqls
+    submission.refresh_from_db()
+    assert (submission.verdict, submission.passed) == ("accepted", N_TESTS)
+
+
+@pytest.mark.django_db
+def test_a_follow_up_added_to_the_bank_fires_on_the_next_passed_part(
+    world: World, ten_hidden_tests
+):
+    """The question's facts are kept under the bank generation: once an `on_part_passed`
+    follow-up is added, the next accepted submit fires it."""
+    # continued solo: the scripted interviewer asks (world.coding's coach is not in the room)
+    Stage.objects.filter(pk=world.coding.pk).update(coach=None, coach_requested=False)
+    judging.submission_judge(_submit(world).pk)
+    assert not StageFollowUp.objects.filter(stage=world.coding).exists()
+    follow_up = FollowUpFactory(
+        question=world.coding_q, position=3, trigger="on_part_passed", unlocks_part=None
+    )
+    judging.submission_judge(_submit(world).pk)
+    assert StageFollowUp.objects.filter(stage=world.coding, follow_up=follow_up).exists()
+
+
+@pytest.mark.django_db
+def test_a_warm_submission_post_runs_ten_queries(
+    world: World, as_user, monkeypatch, django_assert_max_num_queries
+):
+    """Warm (the stage's question ids and the question's facts in the process memo):
+    the token, the stage's state (the visibility rule), its lock with its status, the
+    in-flight count, the INSERT, the `queued` event (number, row), the queue position,
+    and the test transaction's savepoint pair. Not the question's row, its parts or its
+    follow-ups (part 1 is never locked). PostgreSQL: + the author's and the stage's row
+    locks."""
+    monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk, **_: None)
+    client = as_user(world.owner)
+    body = {
+        "stage": world.coding.pk,
+        "question": world.coding_q.pk,
+        "part": 1,
+        "language": "python",
+        "code": "print(3)",
+        "mode": "submit",
+    }
+    assert client.post(f"{API}/submissions/", body, format="json").status_code == 202
+    Submission.objects.filter(status="queued").update(status="done")
+    bound = 12 if connection.vendor == "postgresql" else 10
+    with django_assert_max_num_queries(bound) as queries:
+        response = client.post(f"{API}/submissions/", body, format="json")
+    assert response.status_code == 202, response.content
+    assert response.json()["queue_position"] == 1
+    sqls = [q["sql"] for q in queries.captured_queries]
+    assert not [sql for sql in sqls if "interviews_question" in sql or "interviews_part" in sql]
+    assert not [sql for sql in sqls if "interviews_followup" in sql]

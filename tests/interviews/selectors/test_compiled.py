@@ -53,3 +53,18 @@ def test_a_parameter_missing_from_the_sql_is_refused(db):
     compiled = CompiledValues(lambda stage_id: m.Answer.objects.values("id"), "stage_id")
     with pytest.raises(ValueError):
         compiled.rows(stage_id=1)
+
+
+def test_a_text_parameter_is_matched_for_equality(world):
+    """A string parameter (a token's key) is passed as given, never spliced into the SQL."""
+
+    def build(slug):
+        return m.Question.objects.filter(slug=slug).values("id")
+
+    compiled = CompiledValues(build, "slug", text=("slug",))
+    assert compiled.rows(slug=world.coding_q.slug) == list(build(world.coding_q.slug))
+    assert compiled.rows(slug=world.coding_q.slug)
+    assert compiled.rows(slug="x' OR '1'='1") == []
+    assert compiled.rows(slug="") == []
+    with pytest.raises(TypeError):
+        compiled.rows(slug=1)
