@@ -7,7 +7,7 @@ Each type's payload is declared in `event_types.py` and checked here before it i
 
 import asyncio
 import atexit
-import concurrent.futures
+import collections
 import logging
 import os
 import threading
@@ -206,6 +206,8 @@ def event_message(event: StageEvent) -> dict[str, Any]:
 MAX_PENDING_SENDS = 10_000
 EXIT_FLUSH_S = 2.0
 LOG_EVERY_S = 5.0
+#: Most group sends written to Redis in one round trip (one pipeline of PUBLISHes).
+SEND_BATCH_MAX = 500
 
 
 class _Sender:
@@ -216,11 +218,15 @@ class _Sender:
     own loop and block until it ran: the thread (the one all sockets' database work shares)
     would wait on Redis for every keystroke, and once that loop stops at shutdown it would
     wait forever and keep the process alive. Here sends are queued to our own loop, which
-    keeps its Redis connections, in order: they start in submission order and the pub/sub
-    layer publishes under a FIFO lock. A failed or dropped send is logged and costs nothing
-    else — the log is the truth and consumers catch up from it. At exit, queued sends get
-    EXIT_FLUSH_S to finish. The in-memory layer (unit tests) is tied to its own loop, so it
-    keeps `async_to_sync`.
+    keeps its Redis connections, and written in order by one drain: everything queued while
+    the previous write was on its way goes out together, one pipeline of PUBLISHes (one
+    round trip, `layers.RedisChannelLayer.group_send_many`) per SEND_BATCH_MAX. The room
+    log's flush broadcasts a burst of `doc.update` events at once; sent one round trip each,
+    a follow-up committed just after it waited for all of them (bench/live.py: up to 39 ms
+    of a 90 ms follow-up, docs/decisions.md). A failed or dropped send is logged and costs
+    nothing else — the log is the truth and consumers catch up from it. At exit, queued
+    sends get EXIT_FLUSH_S to finish. The in-memory layer (unit tests) is tied to its own
+    loop, so it keeps `async_to_sync`.
     """
 
     def __init__(self) -> None:
@@ -228,6 +234,8 @@ class _Sender:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pid = 0
         self._pending = 0
+        self._queue: collections.deque[tuple[Any, str, dict]] = collections.deque()
+        self._draining = False
         self._idle = threading.Condition(self._lock)
         self._last_logged = 0.0
 
@@ -241,6 +249,7 @@ class _Sender:
                     )
                     thread.start()
                     self._loop, self._pid, self._pending = loop, os.getpid(), 0
+                    self._queue, self._draining = collections.deque(), False
                     atexit.register(self.flush, EXIT_FLUSH_S)
         return self._loop
 
@@ -254,16 +263,44 @@ class _Sender:
                 self._log(f"{self._pending} broadcasts queued; dropping one to {group}")
                 return
             self._pending += 1
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-        future.add_done_callback(self._sent)
+            self._queue.append((layer, group, message))
+            if self._draining:
+                return  # the running drain takes it with the next batch
+            self._draining = True
+        loop.call_soon_threadsafe(self._start_drain)
 
-    def _sent(self, future: concurrent.futures.Future) -> None:
+    def _start_drain(self) -> None:
+        asyncio.ensure_future(self._drain())
+
+    def _next_batch(self) -> list[tuple[Any, str, dict]]:
+        """The oldest queued sends of one layer, at most SEND_BATCH_MAX; [] ends the drain."""
         with self._lock:
-            self._pending -= 1
-            if not self._pending:
-                self._idle.notify_all()
-        if not future.cancelled() and future.exception() is not None:
-            self._log(f"broadcast failed: {future.exception()!r}")
+            if not self._queue:
+                self._draining = False
+                return []
+            layer = self._queue[0][0]
+            batch = []
+            while self._queue and len(batch) < SEND_BATCH_MAX and self._queue[0][0] is layer:
+                batch.append(self._queue.popleft())
+            return batch
+
+    async def _drain(self) -> None:
+        while batch := self._next_batch():
+            layer = batch[0][0]
+            try:
+                many = getattr(layer, "group_send_many", None)
+                if many is not None:
+                    await many([(group, message) for _layer, group, message in batch])
+                else:
+                    for _layer, group, message in batch:
+                        await layer.group_send(group, message)
+            except Exception as exc:
+                self._log(f"broadcast of {len(batch)} failed: {exc!r}")
+            finally:
+                with self._lock:
+                    self._pending -= len(batch)
+                    if not self._pending:
+                        self._idle.notify_all()
 
     def _log(self, text: str) -> None:
         now = time.monotonic()
