@@ -55,6 +55,18 @@ def _submit(world: World) -> Submission:
     )
 
 
+def _submission_body(world: World) -> dict:
+    """A submit of part 1 of the world's coding question, as the candidate's page POSTs it."""
+    return {
+        "stage": world.coding.pk,
+        "question": world.coding_q.pk,
+        "part": 1,
+        "language": "python",
+        "code": "print(3)",
+        "mode": "submit",
+    }
+
+
 def _tables_written(queries: CaptureQueriesContext, verb: str) -> list[str]:
     return [q["sql"].split('"')[1] for q in queries.captured_queries if q["sql"].startswith(verb)]
 
@@ -148,14 +160,7 @@ def test_a_submission_post_loads_the_stage_without_joins(world: World, as_user, 
     the view's lookup has no joins of the stage detail (loop, coach, scorecard)."""
     monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk, **_: None)
     client = as_user(world.owner)
-    body = {
-        "stage": world.coding.pk,
-        "question": world.coding_q.pk,
-        "part": 1,
-        "language": "python",
-        "code": "print(3)",
-        "mode": "submit",
-    }
+    body = _submission_body(world)
     with CaptureQueriesContext(connection) as queries:
         response = client.post(f"{API}/submissions/", body, format="json")
     assert response.status_code == 202, response.content
@@ -179,14 +184,7 @@ def test_a_submission_post_and_its_queuing_run_a_bounded_number_of_queries(
         tasks.judge_submission, "apply_async", lambda args, **options: queued.append(args)
     )
     client = as_user(world.owner)
-    body = {
-        "stage": world.coding.pk,
-        "question": world.coding_q.pk,
-        "part": 1,
-        "language": "python",
-        "code": "print(3)",
-        "mode": "submit",
-    }
+    body = _submission_body(world)
     with (
         CaptureQueriesContext(connection) as queries,
         django_capture_on_commit_callbacks(execute=True),
@@ -253,14 +251,7 @@ def test_a_warm_submission_post_runs_ten_queries(
     locks."""
     monkeypatch.setattr("interviews.services.submissions.queue_judging", lambda pk, **_: None)
     client = as_user(world.owner)
-    body = {
-        "stage": world.coding.pk,
-        "question": world.coding_q.pk,
-        "part": 1,
-        "language": "python",
-        "code": "print(3)",
-        "mode": "submit",
-    }
+    body = _submission_body(world)
     assert client.post(f"{API}/submissions/", body, format="json").status_code == 202
     Submission.objects.filter(status="queued").update(status="done")
     bound = 12 if connection.vendor == "postgresql" else 10
